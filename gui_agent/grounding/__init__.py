@@ -1,0 +1,1 @@
+"""From a target description to a point on the screen."""

@@ -1,0 +1,1 @@
+"""Screen parsing: pixels -> typed UI elements in reading order."""

@@ -1,0 +1,72 @@
+"""What the agent sees at one moment, and how its pixels map to input coordinates."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PIL import Image
+
+from ..geometry import Box, Point
+
+
+@dataclass(frozen=True)
+class MonitorGeometry:
+    """Where a captured monitor lies in the coordinates pyautogui expects.
+
+    ``left``/``top``/``width``/``height`` are in *input* (logical) units; ``scale`` is
+    image pixels per input unit (2.0 on a Retina screen where pyautogui works in points).
+    """
+
+    left: int = 0
+    top: int = 0
+    width: int = 0
+    height: int = 0
+    scale: float = 1.0
+    index: int = 1
+
+
+@dataclass(frozen=True)
+class Observation:
+    image: Image.Image
+    monitor: MonitorGeometry
+    timestamp: float = field(default_factory=time.time)
+    cursor: Point | None = None
+    window_title: str | None = None
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.image.size
+
+    def to_screen(self, p: Point) -> Point:
+        """Image pixel -> input coordinates (what pyautogui.click takes)."""
+        s = self.monitor.scale
+        return Point(round(self.monitor.left + p.x / s), round(self.monitor.top + p.y / s))
+
+    def to_image(self, p: Point) -> Point:
+        """Input coordinates -> image pixel."""
+        s = self.monitor.scale
+        return Point(round((p.x - self.monitor.left) * s), round((p.y - self.monitor.top) * s))
+
+    def box_to_screen(self, b: Box) -> Box:
+        tl = self.to_screen(Point(b.left, b.top))
+        br = self.to_screen(Point(b.right, b.bottom))
+        return Box.from_corners(tl.x, tl.y, br.x, br.y)
+
+    @classmethod
+    def from_image(cls, image: Image.Image, scale: float = 1.0) -> Observation:
+        """An observation of a still image (a screenshot file, a synthetic screen)."""
+        rgb = image.convert("RGB")
+        w, h = rgb.size
+        return cls(rgb, MonitorGeometry(0, 0, round(w / scale), round(h / scale), scale, 0))
+
+    @classmethod
+    def from_file(cls, path: str | Path, scale: float = 1.0) -> Observation:
+        from ..errors import CaptureError
+
+        try:
+            with Image.open(path) as img:
+                return cls.from_image(img, scale)
+        except (OSError, ValueError) as exc:
+            raise CaptureError(f"cannot read screenshot {path}: {exc}") from exc
