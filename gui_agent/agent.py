@@ -1,0 +1,313 @@
+"""The agent loop: observe -> plan -> ground -> check safety -> act -> verify, step by step.
+
+``Agent(desktop, planner).run(task)`` returns a :class:`RunResult` and writes the run folder.
+Hooks let the CLI print steps and ask the person, and let the app draw what is about to happen.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .actions import Action, AskUser, Done, Fail, Type, Wait, format_action
+from .config import Settings
+from .desktop import Desktop
+from .errors import (
+    AmbiguousTarget,
+    GroundingError,
+    GuiAgentError,
+    PlanningError,
+    SafetyRefusal,
+    StepLimitReached,
+)
+from .executor import perform
+from .geometry import Box, Point
+from .grounding.candidate import Candidate
+from .planner.base import Planner, StepRecord, Subtask
+from .safety import SafetyContext, SafetyGate
+from .screen.observation import Observation
+from .trajectory import RunFolder, RunResult, StepLog
+from .verify import LoopDetector, frame_digest, frames_equal, wait_until_settled
+
+log = logging.getLogger(__name__)
+
+TARGET_FIELDS = ("target", "into", "at", "source", "destination")
+
+
+@dataclass
+class AgentHooks:
+    """Callbacks into whoever drives the agent; all optional."""
+
+    on_plan: Callable[[list[Subtask]], None] | None = None
+    on_target: Callable[[Observation, Action, dict[str, Candidate]], None] | None = None
+    on_step: Callable[[StepLog], None] | None = None
+    confirm: Callable[[Action, Candidate | None, str], bool] | None = None
+    ask_user: Callable[[str], str | None] | None = None
+
+
+@dataclass
+class _Clock:
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def add(self, stage: str, start: float) -> None:
+        self.timings[stage] = self.timings.get(stage, 0.0) + time.perf_counter() - start
+
+
+def _action_targets(action: Action) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for name in TARGET_FIELDS:
+        attr = "target_" if name == "target" else name
+        value = getattr(action, attr, None)
+        if value is not None:
+            out[name] = value
+    return out
+
+
+class Agent:
+    def __init__(
+        self,
+        desktop: Desktop,
+        planner: Planner,
+        *,
+        settings: Settings | None = None,
+        ladder: object | None = None,
+        parser: object | None = None,
+        safety: SafetyGate | None = None,
+        hooks: AgentHooks | None = None,
+        runs_dir: Path | None = None,
+        live: bool = True,
+    ) -> None:
+        from .grounding.default import default_ladder
+
+        self.desktop = desktop
+        self.planner = planner
+        self.settings = settings or Settings()
+        if ladder is None:
+            ladder, parser = default_ladder(parser)
+        self.ladder = ladder
+        self.parser = parser
+        self.safety = safety or SafetyGate.from_settings(self.settings)
+        self.hooks = hooks or AgentHooks()
+        self.runs_dir = Path(runs_dir or self.settings.runs_dir)
+        self.live = live  # False when the screen cannot change (a screenshot file)
+        self.stop_event = threading.Event()
+        self.pause_event = threading.Event()  # set = paused
+        self.last_capture_seconds = 0.0
+        worker = getattr(planner, "worker", None)
+        if worker is not None and getattr(worker, "state_reader", "absent") is None:
+            worker.state_reader = self.checked_state
+
+    # -- screen -----------------------------------------------------------------------------
+    def _observe(self) -> Observation:
+        start = time.perf_counter()
+        obs = self.desktop.observe()
+        self.last_capture_seconds = time.perf_counter() - start
+        return obs
+
+    def _settle(self, before: Observation | None) -> Observation:
+        if not self.live:
+            return self._observe()
+        s = self.settings
+        self.stop_event.wait(s.settle_interval)
+        settled = wait_until_settled(self._observe, timeout=s.settle_timeout, interval=s.settle_interval)
+        obs = settled.observation
+        if before is not None and frames_equal(before.image, obs.image):
+            # Nothing changed yet: give a slow application a little longer to react.
+            deadline = time.monotonic() + min(0.5, s.settle_timeout)
+            while time.monotonic() < deadline and not self.stop_event.is_set():
+                self.stop_event.wait(s.settle_interval)
+                obs = self._observe()
+                if not frames_equal(before.image, obs.image):
+                    obs = wait_until_settled(self._observe, timeout=s.settle_timeout,
+                                             interval=s.settle_interval, first=obs).observation
+                    break
+        return obs
+
+    # -- grounding --------------------------------------------------------------------------
+    def ground(self, target: object, obs: Observation) -> Candidate:
+        if isinstance(target, Point):
+            return Candidate(Box(target.x, target.y, 1, 1), 1.0, "point", why="a point given as target")
+        if isinstance(target, Box):
+            return Candidate(target, 1.0, "point", why="a box given as target")
+        return self.ladder.resolve(str(target), obs)  # type: ignore[attr-defined]
+
+    def text_visible(self, text: str, obs: Observation) -> bool:
+        try:
+            self.ground(f'"{text}"', obs)
+        except AmbiguousTarget:
+            return True
+        except GroundingError:
+            return False
+        return True
+
+    def checked_state(self, description: str, obs: Observation) -> bool | None:
+        """Whether the checkbox/radio a description names is checked (None: cannot tell)."""
+        try:
+            cand = self.ground(description, obs)
+        except GroundingError:
+            return None
+        return cand.element.checked if cand.element is not None else None
+
+    # -- the loop ---------------------------------------------------------------------------
+    def run(self, task: str) -> RunResult:
+        started = time.monotonic()
+        folder = RunFolder(self.runs_dir, task, self.settings.save_screenshots)
+        steps: list[StepLog] = []
+        outcome, reason, answer = "failed", "", None
+        try:
+            outcome, reason, answer = self._loop(task, folder, steps, started)
+        except SafetyRefusal as exc:
+            outcome, reason = "refused", str(exc)
+        except StepLimitReached as exc:
+            outcome, reason = "failed", str(exc)
+        except PlanningError as exc:
+            outcome, reason = "error", str(exc)
+        except GuiAgentError as exc:
+            outcome, reason = "failed", str(exc)
+        result = RunResult(task, outcome, reason, answer, tuple(steps), folder.path,
+                           round(time.monotonic() - started, 3))
+        folder.finish(result)
+        return result
+
+    def _check_limits(self, steps: list[StepLog], started: float) -> None:
+        s = self.settings
+        if len(steps) >= s.max_steps:
+            raise StepLimitReached(f"stopped after {s.max_steps} steps (the step limit; raise it with --max-steps)")
+        if time.monotonic() - started > s.max_seconds:
+            raise StepLimitReached(f"stopped after {s.max_seconds:.0f} s (the time limit; raise it with --max-seconds)")
+
+    def _wait_if_paused(self) -> None:
+        while self.pause_event.is_set() and not self.stop_event.is_set():
+            self.stop_event.wait(0.05)
+
+    def _loop(self, task: str, folder: RunFolder, steps: list[StepLog],
+              started: float) -> tuple[str, str, str | None]:
+        obs = self._settle(None) if self.live else self._observe()
+        manager, worker = self.planner.manager, self.planner.worker
+        queue: deque[Subtask] = deque(manager.plan(task, obs))
+        if self.hooks.on_plan:
+            self.hooks.on_plan(list(queue))
+        done: list[Subtask] = []
+        history: list[StepRecord] = []
+        loops = LoopDetector()
+        index = 0
+        while queue:
+            if self.stop_event.is_set():
+                return "stopped", "stopped by the user", None
+            self._wait_if_paused()
+            self._check_limits(steps, started)
+            sub = queue[0]
+            clock = _Clock({"capture": self.last_capture_seconds})
+            if self.parser is not None:
+                t = time.perf_counter()
+                self.parser.parse(obs.image)  # type: ignore[attr-defined]
+                clock.add("parse", t)
+            t = time.perf_counter()
+            action = worker.next_action(sub, obs, history)
+            clock.add("plan", t)
+            if isinstance(action, Done):
+                if sub.expect and not self._await_text(sub.expect, obs, history):
+                    raise GuiAgentError(f'expected "{sub.expect}" to appear, but it did not')
+                done.append(queue.popleft())
+                if not queue and action.answer is not None:
+                    return "done", "", action.answer
+                continue
+            if isinstance(action, Fail):
+                replanned = manager.replan(task, obs, done, sub, action.reason)
+                if not replanned:
+                    return "failed", f"{sub.instruction}: {action.reason}", None
+                queue = deque(replanned)
+                continue
+            if isinstance(action, AskUser):
+                reply = self.hooks.ask_user(action.question) if self.hooks.ask_user else None
+                if reply is None:
+                    return "failed", f"the agent needs an answer: {action.question}", None
+                history.append(StepRecord(action, len(done), True, f"user answered: {reply}"))
+                continue
+            index += 1
+            step, obs = self._step(index, sub, action, obs, folder, clock, loops, task, len(steps), started)
+            steps.append(step)
+            folder.append_step(step)
+            if self.hooks.on_step:
+                self.hooks.on_step(step)
+            history.append(StepRecord(action, len(done), step.outcome == "ok", step.error))
+        return "done", "", None
+
+    def _await_text(self, text: str, obs: Observation, history: list[StepRecord]) -> bool:
+        waited = [r.action.seconds for r in history if isinstance(r.action, Wait)]
+        deadline = time.monotonic() + max(waited[-1] if waited else 0.0, self.settings.settle_timeout)
+        while True:
+            if self.text_visible(text, obs):
+                return True
+            if not self.live or time.monotonic() > deadline or self.stop_event.is_set():
+                return False
+            self.stop_event.wait(0.2)
+            obs = self._observe()
+
+    def _step(self, index: int, sub: Subtask, action: Action, obs: Observation, folder: RunFolder,
+              clock: _Clock, loops: LoopDetector, task: str, n_steps: int,
+              started: float) -> tuple[StepLog, Observation]:
+        text = format_action(action)
+        targets = _action_targets(action)
+        cands: dict[str, Candidate] = {}
+        t = time.perf_counter()
+        try:
+            for name, target in targets.items():
+                cands[name] = self.ground(target, obs)
+        except GroundingError as exc:
+            clock.add("ground", t)
+            before = folder.save_image(f"{index:03d}-before", obs.image)
+            return StepLog(index, sub.instruction, text, "failed", target=str(targets.get(next(iter(targets)))),
+                           alternatives=tuple(str(c) for c in getattr(exc, "candidates", [])[:5]),
+                           error=str(exc), before=before, timings=clock.timings), obs
+        clock.add("ground", t)
+        main = cands.get("target") or cands.get("into") or cands.get("source") or cands.get("at")
+        verdict = self.safety.check(action, SafetyContext(
+            task=task, target_text=_visible_text(main), window_title=obs.window_title,
+            steps_taken=n_steps, elapsed=time.monotonic() - started))
+        if verdict.decision == "refuse":
+            raise SafetyRefusal(f"refused {text}: {verdict.reason}")
+        if verdict.decision == "ask":
+            allowed = self.hooks.confirm(action, main, verdict.reason) if self.hooks.confirm else False
+            if not allowed:
+                raise SafetyRefusal(f"not allowed to {text}: {verdict.reason}")
+        if self.hooks.on_target:
+            self.hooks.on_target(obs, action, cands)
+        points = {name: obs.to_screen(c.point) for name, c in cands.items()}
+        before = folder.save_image(f"{index:03d}-before", obs.image, main.point if main else None,
+                                   main.box if main else None)
+        t = time.perf_counter()
+        perform(action, points, self.desktop.controller, self.stop_event)
+        clock.add("act", t)
+        t = time.perf_counter()
+        after_obs = self._settle(obs) if not isinstance(action, Wait) else self._observe()
+        clock.add("settle", t)
+        after = folder.save_image(f"{index:03d}-after", after_obs.image)
+        outcome, error = "ok", ""
+        if self.live and not isinstance(action, Wait | Type) and loops.observe(text, frame_digest(obs.image)):
+            outcome, error = "failed", "the same action on an unchanged screen keeps repeating"
+        main_point = main.point if main else None
+        return StepLog(
+            index, sub.instruction, text, outcome,
+            target=str(targets[next(iter(targets))]) if targets else None,
+            point=(main_point.x, main_point.y) if main_point else None,
+            screen_point=(points[next(iter(points))].x, points[next(iter(points))].y) if points else None,
+            box=main.box.corners if main else None,
+            source=main.source if main else None,
+            score=round(main.score, 3) if main else None,
+            why=main.why if main else "",
+            error=error, before=before, after=after, timings=clock.timings,
+        ), after_obs
+
+
+def _visible_text(cand: Candidate | None) -> str | None:
+    if cand is None or cand.element is None:
+        return None
+    return cand.element.text or cand.element.label or None
+
+

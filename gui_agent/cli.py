@@ -1,0 +1,113 @@
+"""`gui-agent` command line: run | screenshot | playground | demo | bench.
+
+Heavy modules are imported inside each command so that `gui-agent --help` and an offline
+`gui-agent run` start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from . import __version__
+from .errors import GuiAgentError
+
+EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
+
+
+def _add_run(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("run", help="do a task on the screen", description=(
+        "Do a task on the real screen with the real mouse and keyboard. Without a model the "
+        "offline planner understands explicit instructions such as "
+        "'type \"Ann\" into the Name field, then click \"Save\"'."))
+    p.add_argument("task", help="what to do, in plain words")
+    p.add_argument("--dry-run", action="store_true", help="plan and ground each step, touch nothing")
+    p.add_argument("--screenshot", type=Path, metavar="FILE",
+                   help="plan against this screenshot instead of the screen (implies --dry-run)")
+    p.add_argument("--max-steps", type=int, help="stop after this many actions (default 30)")
+    p.add_argument("--max-seconds", type=float, help="stop after this many seconds (default 300)")
+    p.add_argument("--monitor", type=int, help="monitor to watch: 1, 2, ... or 0 for all (default 1)")
+    p.add_argument("--headless", action="store_true", help="run on a new virtual display")
+    p.add_argument("--safety", choices=["ask", "refuse", "allow"],
+                   help="risky actions (delete, send, pay, ...): ask (default), refuse or allow")
+    p.add_argument("--allow", action="append", default=[], metavar="WORD",
+                   help="pre-approve risky actions named by WORD (e.g. --allow delete); repeatable")
+    p.add_argument("--runs-dir", type=Path, help="where run folders go")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="gui-agent", description=(
+        "A local-first desktop agent: it sees the screen, plans, and acts with the real mouse "
+        "and keyboard."))
+    parser.add_argument("--version", action="version", version=f"gui-agent {__version__}")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    _add_run(sub)
+
+    p = sub.add_parser("screenshot", help="save a screenshot of a monitor")
+    p.add_argument("file", type=Path)
+    p.add_argument("--monitor", type=int, default=1)
+
+    p = sub.add_parser("playground", help="open the playground app used by the demo and tests")
+    p.add_argument("args", nargs=argparse.REMAINDER, help="options for the playground (see --help)")
+
+    p = sub.add_parser("demo", help="run the demo tasks on the playground app and write a report")
+    p.add_argument("--headless", action="store_true", help="always use a virtual display")
+    p.add_argument("--out", type=Path, default=Path("demo-report"), help="report folder")
+    p.add_argument("--tasks", help="comma-separated task numbers to run (default: all)")
+
+    p = sub.add_parser("bench", help="reproducible measurements")
+    bsub = p.add_subparsers(dest="bench", metavar="BENCH")
+    bsub.required = True
+    b = bsub.add_parser("latency", help="per-stage time of one agent step at 1280x800 and 1920x1080")
+    b.add_argument("--repeats", type=int, default=5)
+    b.add_argument("--sizes", default="1280x800,1920x1080")
+    b.add_argument("--json", type=Path, help="also write the figures here")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.WARNING - 10 * min(args.verbose, 2),
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        if args.command == "run":
+            from .commands.run import run_command
+
+            return run_command(args)
+        if args.command == "screenshot":
+            from .screen.capture import save_screenshot
+
+            path = save_screenshot(args.file, monitor=args.monitor)
+            print(f"saved {path}")
+            return EXIT_OK
+        if args.command == "playground":
+            from .playground.app import main as playground_main
+
+            return playground_main(args.args)
+        if args.command == "demo":
+            from .demo import run_demo
+
+            return run_demo(out=args.out, headless=args.headless, only=args.tasks)
+        if args.command == "bench":
+            from .bench.latency import run_latency_bench
+
+            return run_latency_bench(args)
+    except GuiAgentError as exc:
+        print(f"gui-agent: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("gui-agent: interrupted", file=sys.stderr)
+        return 130
+    parser.error(f"unknown command {args.command}")
+    return EXIT_ERROR
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,107 @@
+"""Settings shared by the CLI, the app and batch: defaults < config file < environment < flags.
+
+The config file is TOML at ``<user config dir>/gui-agent/config.toml`` (``gui-agent config path``
+prints it); environment variables are ``GUI_AGENT_<FIELD>`` in upper case.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError
+
+SAFETY_MODES = ("ask", "refuse", "allow")
+
+
+def user_config_dir() -> Path:
+    import platformdirs
+
+    return Path(os.environ.get("GUI_AGENT_CONFIG_DIR") or platformdirs.user_config_dir("gui-agent"))
+
+
+def user_data_dir() -> Path:
+    import platformdirs
+
+    return Path(os.environ.get("GUI_AGENT_DATA_DIR") or platformdirs.user_data_dir("gui-agent"))
+
+
+@dataclass(frozen=True)
+class Settings:
+    max_steps: int = 30
+    max_seconds: float = 300.0
+    safety: str = "ask"                 # what to do with risky actions: ask | refuse | allow
+    allow: tuple[str, ...] = ()         # risky words pre-approved ("delete", "send", ...)
+    monitor: int = 1
+    settle_timeout: float = 3.0         # seconds to wait for two equal frames after an action
+    settle_interval: float = 0.05
+    stop_hotkey: str = "<ctrl>+<alt>+<esc>"
+    runs_dir: Path = field(default_factory=lambda: user_data_dir() / "runs")
+    save_screenshots: bool = True
+
+    def __post_init__(self) -> None:
+        if self.safety not in SAFETY_MODES:
+            raise ConfigError(f"safety must be one of {', '.join(SAFETY_MODES)}, not {self.safety!r}")
+        if self.max_steps < 1:
+            raise ConfigError("max_steps must be at least 1")
+        if self.max_seconds <= 0:
+            raise ConfigError("max_seconds must be positive")
+        if self.monitor < 0:
+            raise ConfigError("monitor must be 0 (all monitors) or a monitor number from 1")
+
+    def with_overrides(self, **values: Any) -> Settings:
+        """A copy with the given non-None values applied (command-line flags)."""
+        return replace(self, **{k: v for k, v in values.items() if v is not None})
+
+
+def _convert(name: str, kind: Any, raw: Any, origin: str) -> Any:
+    kind_name = kind if isinstance(kind, str) else getattr(kind, "__name__", str(kind))
+    try:
+        if kind_name == "int":
+            return int(raw)
+        if kind_name == "float":
+            return float(raw)
+        if kind_name == "bool":
+            if isinstance(raw, bool):
+                return raw
+            text = str(raw).strip().lower()
+            if text in ("1", "true", "yes", "on"):
+                return True
+            if text in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(raw)
+        if kind_name == "Path":
+            return Path(str(raw)).expanduser()
+        if kind_name.startswith("tuple"):
+            items = raw if isinstance(raw, list) else str(raw).split(",")
+            return tuple(str(i).strip() for i in items if str(i).strip())
+        return str(raw)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"{origin}: {name} has an invalid value {raw!r}") from exc
+
+
+def load_settings(path: Path | None = None, env: dict[str, str] | None = None) -> Settings:
+    """Defaults, then the config file (if it exists), then GUI_AGENT_* environment variables."""
+    env = os.environ if env is None else env
+    path = path or user_config_dir() / "config.toml"
+    values: dict[str, Any] = {}
+    known = {f.name: f for f in fields(Settings)}
+    if path.exists():
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{path}: not a valid TOML file ({exc})") from exc
+        section = data.get("agent", data)
+        for key, raw in section.items():
+            if not isinstance(raw, dict):
+                if key not in known:
+                    raise ConfigError(f"{path}: unknown setting {key!r}; known: {', '.join(known)}")
+                values[key] = _convert(key, known[key].type, raw, str(path))
+    for name, f in known.items():
+        raw = env.get(f"GUI_AGENT_{name.upper()}")
+        if raw is not None:
+            values[name] = _convert(name, f.type, raw, f"GUI_AGENT_{name.upper()}")
+    return Settings(**values)

@@ -1,0 +1,49 @@
+"""The environment the agent talks to: ``observe()`` a screen, act through a ``controller``.
+
+A live desktop captures a real monitor; a still desktop serves one screenshot file (for
+``gui-agent run --dry-run --screenshot FILE``) and never changes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Protocol
+
+from .control.base import Controller
+from .control.dry_run import DryRunController
+from .screen.observation import Observation
+
+
+class Desktop(Protocol):
+    controller: Controller
+
+    def observe(self) -> Observation: ...
+
+
+class LiveDesktop:
+    """The real screen (one monitor, or all with monitor=0) and a real or dry-run controller."""
+
+    def __init__(self, controller: Controller, monitor: int = 1, capture: object | None = None) -> None:
+        from .screen.capture import ScreenCapture
+
+        self.controller = controller
+        self.monitor = monitor
+        self.capture = capture or ScreenCapture()
+
+    def observe(self) -> Observation:
+        return self.capture.capture(self.monitor)  # type: ignore[attr-defined]
+
+
+class StillDesktop:
+    """A screenshot that stands in for the screen; actions are only recorded."""
+
+    def __init__(self, observation: Observation) -> None:
+        self.controller: Controller = DryRunController()
+        self._observation = observation
+
+    @classmethod
+    def from_file(cls, path: str | Path, scale: float = 1.0) -> StillDesktop:
+        return cls(Observation.from_file(path, scale))
+
+    def observe(self) -> Observation:
+        return self._observation

@@ -1,0 +1,70 @@
+"""Turns one grounded action into controller calls (screen coordinates)."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import subprocess
+import sys
+import threading
+
+from .actions import Action, Click, Drag, Hotkey, Move, OpenApp, RunSkill, Scroll, Type, Wait
+from .control.base import Controller
+from .errors import ControlError, PlanningError
+from .geometry import Point
+
+log = logging.getLogger(__name__)
+
+PRIMARY_MODIFIER = "command" if sys.platform == "darwin" else "ctrl"
+
+
+def launch_app(name: str) -> None:
+    """Start a desktop application by name, detached from the agent."""
+    if sys.platform == "darwin":
+        cmd = ["open", "-a", name]
+    elif sys.platform.startswith("win"):
+        cmd = ["cmd", "/c", "start", "", name]
+    else:
+        exe = shutil.which(name) or shutil.which(name.lower()) or shutil.which(name.lower().replace(" ", "-"))
+        if exe is None:
+            raise ControlError(f"cannot open {name!r}: no program of that name is on PATH")
+        cmd = [exe]
+    try:
+        subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, start_new_session=True)
+    except OSError as exc:
+        raise ControlError(f"cannot open {name!r}: {exc}") from exc
+
+
+def perform(action: Action, points: dict[str, Point], controller: Controller,
+            stop: threading.Event | None = None) -> None:
+    """Carry out ``action``; ``points`` maps the action's target fields to screen points."""
+    match action:
+        case Click(button=button, clicks=clicks):
+            controller.click(points["target"], button=button, clicks=clicks)
+        case Type(text=text, clear=clear, enter=enter):
+            if "into" in points:
+                controller.click(points["into"])
+            if clear:
+                controller.hotkey(PRIMARY_MODIFIER, "a")
+                controller.press("backspace")
+            if text:
+                controller.type_text(text)
+            if enter:
+                controller.press("enter")
+        case Hotkey(keys=keys):
+            controller.hotkey(*keys)
+        case Scroll(direction=direction, amount=amount):
+            controller.scroll(direction, amount, points.get("at"))
+        case Drag():
+            controller.drag(points["source"], points["destination"])
+        case Move():
+            controller.move(points["target"])
+        case Wait(seconds=seconds):
+            (stop or threading.Event()).wait(seconds)
+        case OpenApp(app=name):
+            launch_app(name)
+        case RunSkill(skill=name):
+            raise PlanningError(f"there is no skill named {name!r} in the skill library")
+        case _:
+            raise PlanningError(f"{action} is not something the controller performs")

@@ -1,0 +1,167 @@
+"""The record of one run: each step renders itself into the JSONL log and the HTML report.
+
+A run folder holds ``run.json`` (the task and the outcome, written at the end), ``steps.jsonl``
+(one line per step, appended and flushed as each step ends, so a crash loses nothing finished)
+and ``shots/`` (screenshots before and after each step, the point acted on drawn in red).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import threading
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from .geometry import Box, Point
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class StepLog:
+    index: int
+    subtask: str
+    action: str                          # canonical action text
+    outcome: str                         # ok | failed | refused | skipped
+    target: str | None = None            # the description (or point) that was grounded
+    point: tuple[int, int] | None = None          # image pixels
+    screen_point: tuple[int, int] | None = None   # what the controller was given
+    box: tuple[int, int, int, int] | None = None  # the chosen element (l, t, r, b), image pixels
+    source: str | None = None            # the grounding rung that found it
+    score: float | None = None
+    alternatives: tuple[str, ...] = ()   # other candidates, strongest first
+    why: str = ""                        # reasoning: the planner's and the grounder's
+    error: str = ""
+    before: str | None = None            # screenshot paths relative to the run folder
+    after: str | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def describe(self) -> str:
+        """One line for the terminal."""
+        where = f" at {self.screen_point}" if self.screen_point else ""
+        via = f" via {self.source}" if self.source and self.source != "point" else ""
+        tail = f" — {self.error}" if self.error else ""
+        total = sum(self.timings.values())
+        return f"[{self.index:>2}] {self.outcome:<7} {self.action}{where}{via} ({total:.2f}s){tail}"
+
+
+@dataclass(frozen=True)
+class RunResult:
+    task: str
+    outcome: str                 # done | failed | refused | stopped | error
+    reason: str = ""
+    answer: str | None = None
+    steps: tuple[StepLog, ...] = ()
+    run_dir: Path | None = None
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome == "done"
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["run_dir"] = str(self.run_dir) if self.run_dir else None
+        return data
+
+
+def slugify(text: str, limit: int = 40) -> str:
+    slug = re.sub(r"[^a-zA-Z0-9]+", "-", text).strip("-").lower()
+    return slug[:limit].rstrip("-") or "run"
+
+
+def annotate(image: Image.Image, point: Point | None, box: Box | None) -> Image.Image:
+    """A copy of the screenshot with the chosen element boxed and the point marked."""
+    if point is None and box is None:
+        return image
+    out = image.convert("RGB").copy()
+    draw = ImageDraw.Draw(out)
+    if box is not None:
+        draw.rectangle([box.left, box.top, box.right - 1, box.bottom - 1], outline=(255, 0, 0), width=2)
+    if point is not None:
+        r = 9
+        draw.ellipse([point.x - r, point.y - r, point.x + r, point.y + r], outline=(255, 0, 0), width=3)
+        draw.line([point.x - r - 5, point.y, point.x + r + 5, point.y], fill=(255, 0, 0), width=1)
+        draw.line([point.x, point.y - r - 5, point.x, point.y + r + 5], fill=(255, 0, 0), width=1)
+    return out
+
+
+class RunFolder:
+    """Writes one run's trajectory; screenshots are encoded on a background thread."""
+
+    def __init__(self, root: Path, task: str, save_screenshots: bool = True) -> None:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        base = Path(root) / f"{stamp}-{slugify(task)}"
+        path, n = base, 1
+        while path.exists():
+            n += 1
+            path = base.with_name(f"{base.name}-{n}")
+        (path / "shots").mkdir(parents=True)
+        self.path = path
+        self.task = task
+        self.save_screenshots = save_screenshots
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="shots")
+        self._pending: list[Future[None]] = []
+        self._lock = threading.Lock()
+        self._steps = (path / "steps.jsonl").open("a", encoding="utf-8")
+
+    def save_image(self, name: str, image: Image.Image, point: Point | None = None,
+                   box: Box | None = None) -> str | None:
+        if not self.save_screenshots:
+            return None
+        rel = f"shots/{name}.png"
+
+        def write() -> None:
+            annotate(image, point, box).save(self.path / rel, compress_level=1)
+
+        self._pending.append(self._pool.submit(write))
+        return rel
+
+    def append_step(self, step: StepLog) -> None:
+        with self._lock:
+            self._steps.write(json.dumps(step.to_json(), ensure_ascii=False) + "\n")
+            self._steps.flush()
+
+    def finish(self, result: RunResult) -> None:
+        for fut in self._pending:
+            try:
+                fut.result()
+            except OSError as exc:  # a full disk must not hide the run's outcome
+                log.warning("could not write a screenshot: %s", exc)
+        self._pool.shutdown(wait=True)
+        self._steps.close()
+        data = result.to_json()
+        data.pop("steps")
+        tmp = self.path / "run.json.tmp"
+        tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
+        tmp.replace(self.path / "run.json")
+
+
+def load_run(path: Path) -> RunResult:
+    """Read a run folder back (for reports)."""
+    meta = json.loads((path / "run.json").read_text(encoding="utf-8"))
+    steps = []
+    steps_file = path / "steps.jsonl"
+    if steps_file.exists():
+        for line in steps_file.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                raw = json.loads(line)
+                for key in ("point", "screen_point", "box"):
+                    if raw.get(key) is not None:
+                        raw[key] = tuple(raw[key])
+                raw["alternatives"] = tuple(raw.get("alternatives", ()))
+                steps.append(StepLog(**raw))
+    return RunResult(
+        task=meta["task"], outcome=meta["outcome"], reason=meta.get("reason", ""),
+        answer=meta.get("answer"), steps=tuple(steps), run_dir=path, seconds=meta.get("seconds", 0.0),
+    )

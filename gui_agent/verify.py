@@ -1,0 +1,89 @@
+"""After each action: has the screen settled, what changed, and is the agent going round in circles?"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from PIL import Image
+
+from .geometry import Box
+from .screen.observation import Observation
+
+# A pixel counts as changed when any channel moves by more than this (ignores dithering noise).
+PIXEL_TOLERANCE = 8
+
+
+def _array(image: Image.Image) -> np.ndarray:
+    return np.asarray(image.convert("RGB"), dtype=np.int16)
+
+
+def frame_digest(image: Image.Image) -> str:
+    """A short fingerprint of a frame's exact pixels."""
+    return hashlib.blake2b(image.tobytes(), digest_size=12).hexdigest()
+
+
+def changed_region(before: Image.Image, after: Image.Image) -> Box | None:
+    """The bounding box of the pixels that differ, or None when the frames agree."""
+    if before.size != after.size:
+        return Box(0, 0, *after.size)
+    diff = np.abs(_array(before) - _array(after)).max(axis=2) > PIXEL_TOLERANCE
+    if not diff.any():
+        return None
+    rows = np.flatnonzero(diff.any(axis=1))
+    cols = np.flatnonzero(diff.any(axis=0))
+    return Box(int(cols[0]), int(rows[0]), int(cols[-1] - cols[0] + 1), int(rows[-1] - rows[0] + 1))
+
+
+def frames_equal(a: Image.Image, b: Image.Image) -> bool:
+    return a.size == b.size and (a.tobytes() == b.tobytes() or changed_region(a, b) is None)
+
+
+@dataclass(frozen=True)
+class Settled:
+    observation: Observation
+    settled: bool        # False when the timeout ran out while the screen still moved
+    waited: float        # seconds spent waiting
+
+
+def wait_until_settled(
+    observe: Callable[[], Observation],
+    *,
+    timeout: float = 3.0,
+    interval: float = 0.05,
+    first: Observation | None = None,
+    sleep: Callable[[float], None] = time.sleep,
+    clock: Callable[[], float] = time.monotonic,
+) -> Settled:
+    """Capture until two consecutive frames agree, at most ``timeout`` seconds."""
+    start = clock()
+    previous = first or observe()
+    while True:
+        if clock() - start >= timeout:
+            return Settled(previous, False, clock() - start)
+        sleep(interval)
+        current = observe()
+        if frames_equal(previous.image, current.image):
+            return Settled(current, True, clock() - start)
+        previous = current
+
+
+class LoopDetector:
+    """Flags the same action repeated on an unchanged screen (the classic agent failure)."""
+
+    def __init__(self, repeats: int = 3, window: int = 12) -> None:
+        self.repeats = repeats
+        self._seen: deque[tuple[str, str]] = deque(maxlen=window)
+
+    def observe(self, action_text: str, screen_digest: str) -> bool:
+        """Record one step; True when it makes a loop of ``repeats`` identical (action, screen) pairs."""
+        key = (action_text, screen_digest)
+        self._seen.append(key)
+        return sum(1 for k in self._seen if k == key) >= self.repeats
+
+    def reset(self) -> None:
+        self._seen.clear()
