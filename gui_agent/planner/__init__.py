@@ -1,0 +1,10 @@
+"""Planners: the Manager turns a task into subtasks, the Worker a subtask into actions."""
+
+from .base import Manager, Planner, StepRecord, Subtask, Worker
+from .instruction_parser import ParsedInstruction, parse_instructions
+from .offline import OfflineManager, OfflineWorker, StateReader, offline_planner
+
+__all__ = [
+    "Manager", "OfflineManager", "OfflineWorker", "ParsedInstruction", "Planner", "StateReader",
+    "StepRecord", "Subtask", "Worker", "offline_planner", "parse_instructions",
+]

@@ -1,0 +1,116 @@
+"""The offline planner: no model, explicit instructions only (see :mod:`.instruction_parser`).
+
+``OfflineManager.plan`` makes one :class:`Subtask` per clause with its actions planned up
+front; ``OfflineWorker.next_action`` hands them out one by one. Re-planning is simple on
+purpose: a failed subtask is retried once, and if it fails again the run gives up with the
+reason (``replan`` returns an empty list).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+
+from ..actions import Action, Click, Done, Fail, format_action
+from ..screen.observation import Observation
+from .base import Planner, StepRecord, Subtask
+from .instruction_parser import parse_instructions, wanted_state
+
+log = logging.getLogger(__name__)
+
+# (target description, observation) -> is it checked / expanded? None: cannot tell.
+StateReader = Callable[[str, Observation], "bool | None"]
+MAX_RETRIES = 1
+
+
+class OfflineManager:
+    """Plans a task by reading it; keeps the last plan to answer ``replan``."""
+
+    def __init__(self, max_retries: int = MAX_RETRIES) -> None:
+        self.max_retries = max_retries
+        self._task: str | None = None
+        self._plan: list[Subtask] = []
+        self._retries: dict[int, int] = {}
+
+    def plan(self, task: str, observation: Observation | None = None) -> list[Subtask]:
+        subtasks = [Subtask(p.text, p.actions, p.expect) for p in parse_instructions(task)]
+        self._task, self._plan, self._retries = task, subtasks, {}
+        log.debug("offline plan for %r: %s", task, [s.instruction for s in subtasks])
+        return list(subtasks)
+
+    def replan(self, task: str, observation: Observation | None, done: list[Subtask],
+               failed: Subtask | None, reason: str) -> list[Subtask]:
+        """The rest of the plan; after a failure, the failed subtask once more first.
+
+        Returns [] (give up) when the failed subtask was already retried ``max_retries`` times.
+        """
+        if task != self._task:
+            self.plan(task, observation)
+        position = len(done)
+        rest = self._plan[position + 1:] if failed is not None else self._plan[position:]
+        if failed is None:
+            return list(rest)
+        tries = self._retries.get(position, 0)
+        if tries >= self.max_retries:
+            log.info("giving up on %r after %d retries: %s", failed.instruction, tries, reason)
+            return []
+        self._retries[position] = tries + 1
+        log.info("retrying %r: %s", failed.instruction, reason)
+        return [failed, *rest]
+
+
+class OfflineWorker:
+    """Hands out a subtask's planned actions in order, then ``Done()``.
+
+    An *attempt* at a subtask starts when the worker is given a different Subtask object
+    than on its previous call, or after it answered Done/Fail; the attempt's steps are the
+    history records appended since then. A failed step ends the attempt with ``Fail``.
+
+    For check/uncheck/tick/untick/expand/collapse, ``state_reader`` (the agent wires it to
+    the grounder) tells whether the target is already in the wanted state; then the click is
+    skipped. None, or a reader answering None, means unknown: the click is made.
+    """
+
+    def __init__(self, state_reader: StateReader | None = None) -> None:
+        self.state_reader = state_reader
+        self._subtask: Subtask | None = None
+        self._start = 0
+        self._closed = True
+
+    def next_action(self, subtask: Subtask, observation: Observation | None,
+                    history: Sequence[StepRecord]) -> Action:
+        if subtask is not self._subtask or self._closed or len(history) < self._start:
+            self._subtask, self._start, self._closed = subtask, len(history), False
+        steps = list(history[self._start:])
+        failed = next((r for r in steps if not r.ok), None)
+        if failed is not None:
+            why = failed.note or "it did not work"
+            return self._close(Fail(f"{format_action(failed.action)} failed: {why}"))
+        done = sum(1 for r in steps if r.action in subtask.actions)
+        if done == 0 and self._already_there(subtask, observation):
+            return self._close(Done())
+        if done < len(subtask.actions):
+            return subtask.actions[done]
+        return self._close(Done())
+
+    def _close(self, action: Action) -> Action:
+        self._closed = True
+        return action
+
+    def _already_there(self, subtask: Subtask, observation: Observation | None) -> bool:
+        if self.state_reader is None or observation is None or len(subtask.actions) != 1:
+            return False
+        click = subtask.actions[0]
+        want = wanted_state(subtask.instruction)
+        if want is None or not isinstance(click, Click) or not isinstance(click.target, str):
+            return False
+        state = self.state_reader(click.target, observation)
+        if state is want:
+            log.info("%r: already %s, nothing to do", click.target, "on" if want else "off")
+            return True
+        return False
+
+
+def offline_planner(state_reader: StateReader | None = None) -> Planner:
+    """The no-model planner; pass ``state_reader`` (or set ``planner.worker.state_reader``)."""
+    return Planner("offline", OfflineManager(), OfflineWorker(state_reader))

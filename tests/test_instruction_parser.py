@@ -1,0 +1,282 @@
+"""The offline planner's reading of explicit instructions: phrasing -> actions (canonical text)."""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gui_agent.actions import format_action, parse_action
+from gui_agent.errors import PlanningError
+from gui_agent.planner.instruction_parser import (
+    mask_quotes,
+    parse_instructions,
+    split_clauses,
+    wanted_state,
+)
+from gui_agent.planner.phrases import parse_keys
+
+
+def plan_text(task: str) -> str:
+    """Subtasks separated by ' | ', the actions of one subtask by ' ; '."""
+    return " | ".join(" ; ".join(format_action(a) for a in p.actions) for p in parse_instructions(task))
+
+
+CASES = [
+    # click and its kin; quoting styles
+    ('click "OK"', 'click(\'"OK"\')'),
+    ("click 'OK'", 'click(\'"OK"\')'),
+    ("click \u201cOK\u201d", 'click(\'"OK"\')'),
+    ("click \u2018OK\u2019", 'click(\'"OK"\')'),
+    ("click Save", "click('Save')"),
+    ("Click on Save", "click('Save')"),
+    ("click the Save button", "click('the Save button')"),
+    ("click on the 'Cancel' button", "click('the \"Cancel\" button')"),
+    ('double-click "report.txt"', 'click(\'"report.txt"\', clicks=2)'),
+    ("double click the folder icon", "click('the folder icon', clicks=2)"),
+    ("right-click the file icon", "click('the file icon', button='right')"),
+    ("right click on \"a.txt\"", 'click(\'"a.txt"\', button=\'right\')'),
+    ('click "+" 3 times', 'click(\'"+"\') ; click(\'"+"\') ; click(\'"+"\')'),
+    ('tap "Next"', 'click(\'"Next"\')'),
+    # press: a button or a key
+    ('press "OK"', 'click(\'"OK"\')'),
+    ("press the Save button", "click('the Save button')"),
+    ("press Submit", "click('Submit')"),
+    ("press Enter", "hotkey('enter')"),
+    ("hit Enter", "hotkey('enter')"),
+    ("hit Tab", "hotkey('tab')"),
+    ("press Ctrl+S", "hotkey('ctrl', 's')"),
+    ("hit ctrl-shift-t", "hotkey('ctrl', 'shift', 't')"),
+    ("press Alt F4", "hotkey('alt', 'f4')"),
+    ("press the Escape key", "hotkey('esc')"),
+    ("press Page Down", "hotkey('pagedown')"),
+    ("press \u2318S", "hotkey('command', 's')"),
+    ('press "ctrl+z"', "hotkey('ctrl', 'z')"),
+    ("press Tab twice", "hotkey('tab') ; hotkey('tab')"),
+    ("press Down 3 times", "hotkey('down') ; hotkey('down') ; hotkey('down')"),
+    # select / choose / pick
+    ('select "Blue" from Color', 'click(\'the Color dropdown\') ; click(\'"Blue"\')'),
+    ("choose Blue in the Color dropdown", "click('the Color dropdown') ; click('Blue')"),
+    ("pick Red from the Colour menu", "click('the Colour menu') ; click('Red')"),
+    ("select the Advanced tab", "click('the Advanced tab')"),
+    ("select the 2nd item in the list", "click('the 2nd item in the list')"),
+    ("choose File > Save As", "click('File') ; click('Save As')"),
+    ("select all", "hotkey('ctrl', 'a')"),
+    # check / uncheck / tick / untick / expand / collapse / focus
+    ('check "Remember me"', "click('the \"Remember me\" checkbox')"),
+    ("tick Remember me", "click('the Remember me checkbox')"),
+    ('uncheck "Send me offers"', "click('the \"Send me offers\" checkbox')"),
+    ("untick the box next to Newsletter", "click('the box next to Newsletter')"),
+    ("check the 2nd checkbox", "click('the 2nd checkbox')"),
+    ('expand "Documents"', 'click(\'"Documents"\')'),
+    ("collapse the Advanced section", "click('the Advanced section')"),
+    ("focus the Name field", "click('the Name field')"),
+    # type / enter / fill / write / input / clear
+    ('type "Ann" into the Name field', "type('Ann', into='the Name field')"),
+    ("type Ann into Name", "type('Ann', into='the Name field')"),
+    ("enter Ann in Name", "type('Ann', into='the Name field')"),
+    ("fill the Email field with a@b.c", "type('a@b.c', into='the Email field', clear=True)"),
+    ('fill in Name with "Ann Lee"', "type('Ann Lee', into='the Name field', clear=True)"),
+    ("write hello", "type('hello')"),
+    ('input "42" into the Age box', "type('42', into='the Age box')"),
+    ('type "x" and press Enter', "type('x', enter=True)"),
+    ('type "Ann" into Name, then press Enter', "type('Ann', into='the Name field', enter=True)"),
+    ("type hello world in the Search box", "type('hello world', into='the Search box')"),
+    ("type I live in Paris", "type('I live in Paris')"),
+    ('type "Zo\u00eb \u6771\u4eac" into Name', "type('Zo\u00eb \u6771\u4eac', into='the Name field')"),
+    ("type \u201cHello, world\u201d into Message", "type('Hello, world', into='the Message field')"),
+    ("type 'don't' into Name", "type(\"don't\", into='the Name field')"),
+    ("type Mr. Smith into Name", "type('Mr. Smith', into='the Name field')"),
+    ('type "a, b; c. d" into Notes', "type('a, b; c. d', into='the Notes field')"),
+    ("clear the Name field", "type('', into='the Name field', clear=True)"),
+    ("clear Name", "type('', into='the Name field', clear=True)"),
+    # relations and ordinals pass through verbatim
+    ('type "Ann" into the field right of Name', "type('Ann', into='the field right of Name')"),
+    ("click the field right of Name", "click('the field right of Name')"),
+    ("click the 2nd checkbox", "click('the 2nd checkbox')"),
+    ("click the OK button in the Settings dialog", "click('the OK button in the Settings dialog')"),
+    # open / launch
+    ("open the File menu", "click('the File menu')"),
+    ("open Settings", "click('Settings')"),
+    ('open "Recent"', 'click(\'"Recent"\')'),
+    ("open the Preferences dialog", "click('the Preferences dialog')"),
+    ("open gedit", "open_app('gedit')"),
+    ("open the app Calculator", "open_app('Calculator')"),
+    ("open the Calculator app", "open_app('Calculator')"),
+    ("launch firefox", "open_app('firefox')"),
+    ("start gnome-calculator", "open_app('gnome-calculator')"),
+    # scroll
+    ("scroll down", "scroll('down')"),
+    ("scroll down 5 times", "scroll('down', amount=5)"),
+    ("scroll up four times", "scroll('up', amount=4)"),
+    ("scroll up in the list", "scroll('up', at='the list')"),
+    ("scroll the list down", "scroll('down', at='the list')"),
+    ("scroll down by 10 in the left panel", "scroll('down', amount=10, at='the left panel')"),
+    # drag / hover
+    ('drag "a.txt" to "Trash"', 'drag(\'"a.txt"\', \'"Trash"\')'),
+    ("drag X onto Y", "drag('X', 'Y')"),
+    ('drag and drop "a" into "b"', 'drag(\'"a"\', \'"b"\')'),
+    ("hover over the Help menu", "move('the Help menu')"),
+    # wait
+    ("wait 2 seconds", "wait(seconds=2.0)"),
+    ("wait for 1.5s", "wait(seconds=1.5)"),
+    ("wait 500 ms", "wait(seconds=0.5)"),
+    ("wait two minutes", "wait(seconds=120.0)"),
+    ("wait a moment", "wait()"),
+    ("wait", "wait()"),
+    # compound and small verbs
+    ("log in as ann with password secret",
+     "type('ann', into='the Username field', clear=True) ; "
+     "type('secret', into='the Password field', clear=True) ; click('the Log in button')"),
+    ('sign in with username "ann@x.com" and password "p w"',
+     "type('ann@x.com', into='the Username field', clear=True) ; "
+     "type('p w', into='the Password field', clear=True) ; click('the Sign in button')"),
+    ("submit", "click('Submit')"),
+    ("submit the form", "click('Submit')"),
+    ("copy", "hotkey('ctrl', 'c')"),
+    ("paste into Name", "click('the Name field') ; hotkey('ctrl', 'v')"),
+    ("undo", "hotkey('ctrl', 'z')"),
+    ("done", ""),
+    # sequences
+    ('click "OK", then press Enter', 'click(\'"OK"\') | hotkey(\'enter\')'),
+    ("click OK then click Cancel", "click('OK') | click('Cancel')"),
+    ("click OK and then click Cancel", "click('OK') | click('Cancel')"),
+    ("click OK; click Cancel", "click('OK') | click('Cancel')"),
+    ("Click OK. Then press Enter.", "click('OK') | hotkey('enter')"),
+    ("click OK, click Cancel", "click('OK') | click('Cancel')"),
+    ("click OK after that click Cancel", "click('OK') | click('Cancel')"),
+    ('type "a" into Name, press Tab, finally click "Save"',
+     'type(\'a\', into=\'the Name field\') | hotkey(\'tab\') | click(\'"Save"\')'),
+    ("first click File\nthen click Save", "click('File') | click('Save')"),
+    ("please click \"OK\" please", 'click(\'"OK"\')'),
+    # "and": inside quotes, and before a word that is no verb, it stays in the phrase
+    ('click "Terms and Conditions"', 'click(\'"Terms and Conditions"\')'),
+    ('click "Save, then close"', 'click(\'"Save, then close"\')'),
+    ("click Terms and Conditions", "click('Terms and Conditions')"),
+    ("type Tom and Jerry", "type('Tom and Jerry')"),
+    ("click OK and press Enter", "click('OK') | hotkey('enter')"),
+    ("type Hello, world into Message", "type('Hello, world', into='the Message field')"),
+    ('select "Blue" from Color and check "Remember me"',
+     'click(\'the Color dropdown\') ; click(\'"Blue"\') | click(\'the "Remember me" checkbox\')'),
+]
+
+
+@pytest.mark.parametrize(("task", "expected"), CASES, ids=[c[0][:40] for c in CASES])
+def test_phrasing_becomes_actions(task: str, expected: str) -> None:
+    assert plan_text(task) == expected
+
+
+def test_there_are_many_phrasings() -> None:
+    assert len(CASES) >= 60
+
+
+def test_every_action_round_trips_through_its_text_form() -> None:
+    for task, _ in CASES:
+        for item in parse_instructions(task):
+            for action in item.actions:
+                assert parse_action(format_action(action)) == action
+
+
+def test_wait_for_text_sets_expect() -> None:
+    (item,) = parse_instructions('wait for "Saved" to appear')
+    assert item.expect == "Saved"
+    assert [format_action(a) for a in item.actions] == ["wait()"]
+    (item,) = parse_instructions("wait until the text Saved appears")
+    assert item.expect == "Saved"
+    (item,) = parse_instructions('check that "Saved" appears')
+    assert (item.actions, item.expect) == ((), "Saved")
+
+
+def test_clause_text_is_kept_as_written() -> None:
+    items = parse_instructions("click \u201cOK\u201d, then  press Enter")
+    assert [i.text for i in items] == ["click \u201cOK\u201d", "press Enter"]
+
+
+def test_quotes_are_masked_and_apostrophes_are_not_quotes() -> None:
+    masked, quotes = mask_quotes("type 'it's' and don't")
+    assert quotes == (("it's", "'it's'"),)
+    assert "don't" in masked
+    assert len(split_clauses('click "a; b. c, then d"')) == 1
+
+
+def test_parse_keys() -> None:
+    assert parse_keys("Ctrl + Shift + Esc") == ("ctrl", "shift", "esc")
+    assert parse_keys("cmd-s") == ("command", "s")
+    assert parse_keys("the Return key") == ("enter",)
+    assert parse_keys("Save") is None
+
+
+def test_wanted_state_for_toggles() -> None:
+    assert wanted_state('check "Remember me"') is True
+    assert wanted_state("untick Newsletter") is False
+    assert wanted_state("expand Documents") is True
+    assert wanted_state('click "Remember me"') is None
+
+
+ERRORS = [
+    ("make it blue", ["make it blue", "no known action verb", "I understand: click"]),
+    ("do my taxes", ["do my taxes", "'do'", "goal"]),
+    ("frobnicate the widget", ["frobnicate the widget", "'frobnicate'"]),
+    ("click", ['"click"', "what to click"]),
+    ('type "unclosed', ["never closed"]),
+    ("scroll sideways", ["scroll sideways", "direction"]),
+    ("scroll down 500 times", ["'500 times'"]),
+    ("press Tab Tab", ["press Tab Tab", "one key combination"]),
+    ("press the Frob key", ["'Frob'", "key name"]),
+    ("click OK then Close", ['"Close"', "'Close' is not one"]),
+    ("drag the file", ["drag the file", "destination"]),
+    ("wait for the weekend", ["'the weekend'"]),
+    ("open report.txt", ["report.txt", "double-click"]),
+    ("log in please as admin", ["log in", "password"]),
+    ("copy the whole page", ["'the whole page'"]),
+    ("done with everything", ["'with everything'"]),
+    ("fill the form", ["fill the form", "which field"]),
+    ("type \"\" into Name", ["empty"]),
+    ("click \"\"", ["must not be empty"]),
+    ("", ["empty"]),
+    ("please", ["empty"]),
+    ("click OK. and then... hmm", ['"hmm"']),
+    ('type "Ann" into the Name field and "Lee" into Surname', ["'into the Name field and \"Lee\"'"]),
+    ("drag the slider to the right", ["'the right' is a direction"]),
+]
+
+
+@pytest.mark.parametrize(("task", "fragments"), ERRORS, ids=[e[0][:30] or "empty" for e in ERRORS])
+def test_what_it_cannot_understand_is_reported(task: str, fragments: list[str]) -> None:
+    with pytest.raises(PlanningError) as info:
+        parse_instructions(task)
+    message = str(info.value)
+    for fragment in fragments:
+        assert fragment in message, message
+
+
+def test_there_are_enough_error_cases() -> None:
+    assert len(ERRORS) >= 10
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(max_size=120))
+def test_arbitrary_text_raises_only_planning_errors(text: str) -> None:
+    with contextlib.suppress(PlanningError):
+        parse_instructions(text)
+
+
+_WORDS = st.sampled_from([
+    "click", "type", "press", "and", "then", ",", ".", ";", '"', "'", "\u201c", "\u201d", "OK",
+    "into", "in", "the", "Name", "field", "from", "select", "check", "wait", "for", "2", "s",
+    "scroll", "down", "drag", "to", "log", "as", "password", "open", "menu", "Enter", "ctrl+s",
+    "times", "twice", "with", "fill", "clear", "by", "app", "\n", "hover", "over", ">",
+])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_WORDS, max_size=14))
+def test_instruction_like_text_raises_only_planning_errors(words: list[str]) -> None:
+    try:
+        for item in parse_instructions(" ".join(words)):
+            for action in item.actions:
+                assert parse_action(format_action(action)) == action
+    except PlanningError:
+        pass
