@@ -1,0 +1,36 @@
+"""Performs input: real mouse and keyboard (pyautogui), a dry run, key names, the stop hotkey.
+
+Importing this package imports neither pyautogui nor pynput: both open the display.
+"""
+
+from .base import (
+    BUTTONS,
+    DIRECTIONS,
+    Controller,
+    FailSafeTriggered,
+    MouseButton,
+    ScrollDirection,
+    needs_clipboard,
+)
+from .dry_run import DryRunController, DryRunEntry
+from .keys import UnknownKey, normalize_key, parse_hotkey
+from .pyautogui_controller import PyAutoGuiController
+from .stop_hotkey import DEFAULT_STOP_HOTKEY, StopHotkey
+
+__all__ = [
+    "BUTTONS",
+    "DEFAULT_STOP_HOTKEY",
+    "DIRECTIONS",
+    "Controller",
+    "DryRunController",
+    "DryRunEntry",
+    "FailSafeTriggered",
+    "MouseButton",
+    "PyAutoGuiController",
+    "ScrollDirection",
+    "StopHotkey",
+    "UnknownKey",
+    "needs_clipboard",
+    "normalize_key",
+    "parse_hotkey",
+]

@@ -1,0 +1,190 @@
+"""Is there a display to see and drive, and a virtual one (Xvfb) when there is not.
+
+``VirtualDisplay`` owns the environment while it runs: it sets ``DISPLAY`` (and an
+``XAUTHORITY`` file without credentials when none exists: python-xlib, hence pyautogui,
+wants one) and puts both back on exit. Capture (mss) and control (pyautogui) read ``DISPLAY`` when they are
+first used, and re-connect when it changes, so the engine can be imported first and the
+display started later.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import struct
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from .errors import DisplayError
+
+log = logging.getLogger(__name__)
+
+DEFAULT_SIZE = (1280, 800)
+_NO_XVFB = "Xvfb is not installed, so no virtual display can be started: install it: apt-get install xvfb"
+
+
+def _xauth_entry(family: int, *fields: bytes) -> bytes:
+    return struct.pack(">H", family) + b"".join(struct.pack(">H", len(f)) + f for f in fields)
+
+
+# Xvfb here runs without access control, so no cookie is needed. A truly empty authority
+# file makes python-xlib print "no xauthority details available" to *stdout* on every
+# connection; one entry that matches no host and names no real scheme keeps it quiet and
+# is ignored by every client (libXau and python-xlib alike).
+_PLACEHOLDER_XAUTH = _xauth_entry(256, b"gui-agent-placeholder", b"65535", b"gui-agent-none", b"")
+
+
+def _is_linux() -> bool:
+    return sys.platform.startswith("linux")
+
+
+def _can_open(name: str) -> bool:
+    try:
+        from Xlib import display as xdisplay
+    except ImportError:  # no python-xlib: assume the display works, later calls will say if not
+        return True
+    try:
+        conn = xdisplay.Display(name)
+    except Exception as exc:  # DisplayConnectionError, socket errors, bad names
+        log.debug("cannot open display %s: %s", name, exc)
+        return False
+    conn.close()
+    return True
+
+
+def display_available() -> bool:
+    """True when input and capture can work: DISPLAY is set and opens (Linux), or not Linux."""
+    if not _is_linux():
+        return True
+    name = os.environ.get("DISPLAY")
+    return bool(name) and _can_open(name)
+
+
+def no_display_message() -> str:
+    name = os.environ.get("DISPLAY")
+    state = "DISPLAY is not set" if not name else f"DISPLAY={name} cannot be opened"
+    return f"no display: {state}; set DISPLAY to a running X server or run with --headless"
+
+
+class VirtualDisplay:
+    """An Xvfb server for as long as the context lasts (Linux only).
+
+    ``display=None`` lets Xvfb pick the first free number. The environment
+    (``DISPLAY``, ``XAUTHORITY``) is set while active and restored afterwards; the
+    server and any XAUTHORITY file made here are removed even when start fails midway.
+    """
+
+    def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, depth: int = 24,
+                 display: int | None = None, extra_args: Sequence[str] = ()) -> None:
+        if depth not in (8, 16, 24, 32):
+            raise DisplayError(f"colour depth must be 8, 16, 24 or 32, got {depth}")
+        if len(size) != 2 or min(size) < 1:
+            raise DisplayError(f"display size must be (width, height) > 0, got {size!r}")
+        self.size = (int(size[0]), int(size[1]))
+        self.depth = depth
+        self.requested = display
+        self.extra_args = tuple(extra_args)
+        self.name: str | None = None
+        self._server: Any = None
+        self._saved_env: dict[str, str | None] | None = None
+        self._own_xauth: Path | None = None
+
+    @property
+    def active(self) -> bool:
+        return self._server is not None and self._server.is_alive()
+
+    def start(self) -> str:
+        """Start Xvfb, point DISPLAY at it; returns the display name (':N')."""
+        if self._server is not None:
+            raise DisplayError(f"virtual display {self.name} is already running")
+        if not _is_linux():
+            raise DisplayError("virtual displays need Linux with Xvfb; on macOS and Windows "
+                               "run on the desktop itself (without --headless)")
+        if shutil.which("Xvfb") is None:
+            raise DisplayError(_NO_XVFB)
+        self._saved_env = {k: os.environ.get(k) for k in ("DISPLAY", "XAUTHORITY")}
+        try:
+            self._prepare_xauthority()
+            self._start_server()
+        except BaseException:
+            self.stop()
+            raise
+        return self.name or ""
+
+    def _prepare_xauthority(self) -> None:
+        current = os.environ.get("XAUTHORITY")
+        if current and Path(current).is_file():
+            return
+        fd, path = tempfile.mkstemp(prefix="gui-agent-xauth-")
+        with os.fdopen(fd, "wb") as f:
+            f.write(_PLACEHOLDER_XAUTH)
+        self._own_xauth = Path(path)
+        os.environ["XAUTHORITY"] = path
+
+    def _start_server(self) -> None:
+        from pyvirtualdisplay import Display
+
+        extra = list(self.extra_args)
+        if self.requested is not None:
+            extra.append(f":{int(self.requested)}")
+        server = Display(backend="xvfb", size=self.size, color_depth=self.depth,
+                         extra_args=extra, manage_global_env=False)
+        try:
+            server.start()
+        except Exception as exc:
+            where = f" on :{self.requested}" if self.requested is not None else ""
+            raise DisplayError(f"could not start Xvfb{where}: {exc}. Another X server may hold "
+                               "that display number; pick another or leave it unset") from exc
+        self._server = server
+        self.name = f":{server.display}"
+        os.environ["DISPLAY"] = self.name
+        log.info("started Xvfb %s (%dx%dx%d)", self.name, *self.size, self.depth)
+
+    def stop(self) -> None:
+        """Stop the server, put the environment back, delete our XAUTHORITY file. Idempotent."""
+        server, self._server = self._server, None
+        if server is not None:
+            try:
+                server.stop()
+            except Exception as exc:  # already dead: nothing left to stop
+                log.debug("stopping Xvfb %s: %s", self.name, exc)
+            log.info("stopped Xvfb %s", self.name)
+        if self._saved_env is not None:
+            for key, value in self._saved_env.items():
+                if value is None:
+                    os.environ.pop(key, None)
+                else:
+                    os.environ[key] = value
+            self._saved_env = None
+        if self._own_xauth is not None:
+            self._own_xauth.unlink(missing_ok=True)
+            self._own_xauth = None
+
+    def __enter__(self) -> VirtualDisplay:
+        self.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+
+@contextmanager
+def ensure_display(headless: bool | None = None,
+                   size: tuple[int, int] = DEFAULT_SIZE) -> Iterator[str | None]:
+    """Make sure there is a display for the duration; yields its name (None off Linux).
+
+    ``headless=True`` always starts a virtual display; ``None`` starts one only on Linux
+    when no usable display exists; ``False`` uses the current display or raises.
+    """
+    if headless or (headless is None and _is_linux() and not display_available()):
+        with VirtualDisplay(size=size) as virtual:
+            yield virtual.name
+        return
+    if _is_linux() and not display_available():
+        raise DisplayError(no_display_message())
+    yield os.environ.get("DISPLAY")
