@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"saved {path}")
             return EXIT_OK
         if args.command == "playground":
-            from .playground.app import main as playground_main
+            from .playground import main as playground_main
 
             return playground_main(args.args)
         if args.command == "demo":

@@ -280,3 +280,22 @@ def test_instruction_like_text_raises_only_planning_errors(words: list[str]) -> 
                 assert parse_action(format_action(action)) == action
     except PlanningError:
         pass
+
+
+@pytest.mark.parametrize(
+    ("task", "expected"),
+    [
+        ("go to Contacts and click the 3rd Edit button",
+         "click('Contacts') | click('the 3rd Edit button')"),
+        ("switch to the Settings tab", "click('the Settings tab')"),
+        ('navigate to "Items"', "click('\"Items\"')"),
+        ("go back to the Login tab", "click('the Login tab')"),
+    ],
+)
+def test_go_to_clicks_what_it_names(task: str, expected: str) -> None:
+    assert plan_text(task) == expected
+
+
+def test_go_to_a_web_address_is_refused_plainly() -> None:
+    with pytest.raises(PlanningError, match="web address"):
+        parse_instructions("go to www.example.com")

@@ -1,0 +1,1 @@
+"""Reproducible measurements quoted in the README (`gui-agent bench ...`)."""

@@ -232,6 +232,20 @@ def _drag(clause: Clause, toks: Tokens) -> list[Action]:
     return [Drag(desc(clause, split[0]), desc(clause, split[1]))]
 
 
+def _go_to(clause: Clause, toks: Tokens) -> list[Action]:
+    """'go to the Contacts tab', 'switch to Settings': a click on something on the screen.
+
+    A web address is refused plainly: there is no browser address bar the offline planner knows.
+    """
+    if not toks:
+        raise fail(clause, "it does not say where to go")
+    name = words_of(clause, toks)
+    if re.search(r"://|^www\.|\.(com|org|net|io|de|uk)(/|$)", name.lower()):
+        raise fail(clause, f"{name!r} is a web address; say the steps instead, e.g. "
+                           "'click the address bar, type \"example.com\" and press Enter'")
+    return [Click(desc(clause, toks))]
+
+
 def _hover(clause: Clause, toks: Tokens) -> list[Action]:
     if not toks:
         raise fail(clause, "it does not say where to move the mouse")
@@ -318,7 +332,7 @@ _READERS: dict[str, Callable[[Clause, Tokens], list[Action]]] = {
     "expand": _plain_click, "collapse": _plain_click, "focus": _plain_click,
     "type": _type, "enter": _enter, "fill": _fill, "clear": _clear,
     "open": _open, "launch": _launch, "scroll": _scroll, "drag": _drag, "hover": _hover,
-    "submit": _submit, "done": _done,
+    "submit": _submit, "done": _done, "go_to": _go_to,
     "copy": _shortcut(("ctrl", "c")), "paste": _shortcut(("ctrl", "v")),
     "cut": _shortcut(("ctrl", "x")), "undo": _shortcut(("ctrl", "z")),
     "redo": _shortcut(("ctrl", "y")),

@@ -37,13 +37,16 @@ VERBS: dict[str, str] = {
     "submit": "submit",
     "copy": "copy", "paste": "paste", "cut": "cut", "undo": "undo", "redo": "redo",
     "done": "done", "finish": "done", "stop": "done",
+    "go to": "go_to", "switch to": "go_to", "navigate to": "go_to", "return to": "go_to",
+    "go back to": "go_to",
 }
 
 # The verbs named in "I understand: ..." messages.
 VERB_SUMMARY = (
     "click, double-click, right-click, press/hit/tap (a button or a key), select/choose/pick, "
     "check/uncheck/tick/untick, expand, collapse, focus, type/enter/fill/write/input, clear, "
-    "open/launch, scroll, drag, hover, wait, log in, submit, copy, paste, undo, done"
+    "open/launch, go to/switch to, scroll, drag, hover, wait, log in, submit, copy, paste, undo, "
+    "done"
 )
 
 # Goals rather than steps: the offline planner politely declines them.

@@ -1,0 +1,93 @@
+"""`gui-agent bench latency`: the time of one agent step, stage by stage, on a real screen.
+
+For each screen size a virtual display is started and the playground app opened full-screen;
+the offline agent then does short tasks with real input. Two kinds of step are measured:
+*changing* steps (switch a tab, type into a field: the screen changes a little each time) and
+*unchanged* steps (click a static heading: nothing on screen changes, so parsing is cached).
+Reported per stage: the median over all steps of that kind. ``step`` is capture + parse + plan
++ ground + act; ``settle`` (waiting for the application to finish redrawing) is listed apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import tempfile
+from pathlib import Path
+
+from ..errors import ConfigError
+
+STAGES = ("capture", "parse", "plan", "ground", "act")
+CHANGING_TASKS = (
+    'click "Settings"', 'click "Items"', 'type "pear{r}" into the New item field',
+    'click "Contacts"', 'click "Login"', 'type "user{r}" into the Username field',
+)
+UNCHANGED_TASK = 'click "Sign in"'
+
+
+def _sizes(text: str) -> list[tuple[int, int]]:
+    try:
+        return [tuple(int(v) for v in part.lower().split("x")) for part in text.split(",")]  # type: ignore[misc]
+    except ValueError as exc:
+        raise ConfigError(f"--sizes takes WxH,WxH (e.g. 1280x800,1920x1080), not {text!r}") from exc
+
+
+def _medians(steps: list[dict[str, float]]) -> dict[str, float]:
+    out = {s: statistics.median(t.get(s, 0.0) for t in steps) for s in (*STAGES, "settle")}
+    out["step"] = statistics.median(sum(t.get(s, 0.0) for s in STAGES) for t in steps)
+    out["n"] = len(steps)
+    return out
+
+
+def measure_size(width: int, height: int, repeats: int) -> dict[str, dict[str, float]]:
+    from ..agent import Agent
+    from ..config import Settings
+    from ..control.pyautogui_controller import PyAutoGuiController
+    from ..desktop import LiveDesktop
+    from ..display import VirtualDisplay
+    from ..planner import offline_planner
+    from ..playground import launch_playground
+
+    with tempfile.TemporaryDirectory() as tmp, VirtualDisplay(size=(width, height)):
+        settings = Settings(safety="allow", save_screenshots=False, runs_dir=Path(tmp) / "runs",
+                            max_steps=10)
+        with launch_playground(Path(tmp) / "state.json", size=(width, height)) as app:
+            app.wait_ready()
+            agent = Agent(LiveDesktop(PyAutoGuiController()), offline_planner(), settings=settings)
+            agent.run('click "Login"')  # warm-up: load the OCR models, fill the caches
+            changing: list[dict[str, float]] = []
+            unchanged: list[dict[str, float]] = []
+            for r in range(repeats):
+                for task in CHANGING_TASKS:
+                    result = agent.run(task.format(r=r))
+                    changing += [s.timings for s in result.steps if s.outcome == "ok"]
+                agent.run('click "Login"')
+                for _ in range(2):
+                    result = agent.run(UNCHANGED_TASK)
+                    unchanged += [s.timings for s in result.steps if s.outcome == "ok"]
+    if not changing or not unchanged:
+        raise ConfigError("the benchmark's steps failed; run `gui-agent demo` to see why")
+    return {"changing": _medians(changing), "unchanged": _medians(unchanged)}
+
+
+def run_latency_bench(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    results: dict[str, dict[str, dict[str, float]]] = {}
+    for w, h in _sizes(args.sizes):
+        results[f"{w}x{h}"] = measure_size(w, h, args.repeats)
+    table = Table(title="median seconds per agent step (offline planner, real input, Xvfb)")
+    table.add_column("screen")
+    table.add_column("screen change")
+    for col in (*STAGES, "step", "settle", "n"):
+        table.add_column(col, justify="right")
+    for size, kinds in results.items():
+        for kind, m in kinds.items():
+            table.add_row(size, kind, *(f"{m[c]:.3f}" for c in (*STAGES, "step", "settle")), str(m["n"]))
+    Console().print(table)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2), encoding="utf-8")
+        print(f"wrote {args.json}")
+    return 0
