@@ -1,4 +1,4 @@
-"""`gui-agent` command line: run | screenshot | playground | demo | bench.
+"""`gui-agent` command line: run | screenshot | playground | app | demo | bench.
 
 Heavy modules are imported inside each command so that `gui-agent --help` and an offline
 `gui-agent run` start fast.
@@ -54,6 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("playground", help="open the playground app used by the demo and tests")
     p.add_argument("args", nargs=argparse.REMAINDER, help="options for the playground (see --help)")
 
+    p = sub.add_parser("app", help="open the desktop app (same as gui-agent-app)")
+    p.add_argument("args", nargs=argparse.REMAINDER, help="options for the app (see --help)")
+
     p = sub.add_parser("demo", help="run the demo tasks on the playground app and write a report")
     p.add_argument("--headless", action="store_true", help="always use a virtual display")
     p.add_argument("--out", type=Path, default=Path("demo-report"), help="report folder")
@@ -91,6 +94,10 @@ def main(argv: list[str] | None = None) -> int:
             from .playground import main as playground_main
 
             return playground_main(args.args)
+        if args.command == "app":
+            from ui.main import main as app_main
+
+            return app_main(args.args)
         if args.command == "demo":
             from .demo import run_demo
 

@@ -1,0 +1,171 @@
+"""End to end: the desktop app, driven with real key and mouse events, runs a task on the
+playground under Xvfb; checked against the playground's own state and the app's event log.
+
+The app runs as its own process (xcb platform) beside the playground (0,0)-(1024,700). Its
+window overlaps the playground before the run: it must hide while the agent works, or the
+agent could not reach the buttons under it. The status panel sits bottom-right and is a
+keep-out zone. Screenshots go to /tmp/ui-shots/ for a person to look at.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from gui_agent.geometry import Point
+from ui.app_events import read_events
+
+pytestmark = pytest.mark.e2e
+
+REPO = Path(__file__).resolve().parents[1]
+SHOTS = Path("/tmp/ui-shots")
+TASK = "click the Contacts tab, then click the Edit button next to Bob"
+PLAYGROUND = (0, 0, 1024, 700)
+
+
+def wait_event(path: Path, kind: str, timeout: float, app: subprocess.Popen, log: Path) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = [e for e in read_events(path) if e["event"] == kind]
+        if found:
+            return found[-1]
+        if app.poll() is not None:
+            pytest.fail(f"the app exited ({app.returncode}) before {kind!r}:\n{log.read_text()[-3000:]}")
+        time.sleep(0.05)
+    pytest.fail(f"no {kind!r} event within {timeout:.0f} s; events: {read_events(path)}\n"
+                f"{log.read_text()[-3000:]}")
+
+
+def app_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    """The app on the test display, with its settings, history and runs under tmp_path."""
+    return dict(os.environ, QT_QPA_PLATFORM="xcb", QT_FONT_DPI="96", QT_ACCESSIBILITY="0",
+                GUI_AGENT_DATA_DIR=str(tmp_path / "data"),
+                GUI_AGENT_CONFIG_DIR=str(tmp_path / "config"),
+                GUI_AGENT_RUNS_DIR=str(tmp_path / "runs"),
+                PYTHONPATH=os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p),
+                **extra)
+
+
+def centre(rect: list[int]) -> Point:
+    x, y, w, h = rect
+    return Point(x + w // 2, y + h // 2)
+
+
+def grab(name: str, region: tuple[int, int, int, int] | None = None) -> Path:
+    from gui_agent.screen.capture import ScreenCapture
+
+    capture = ScreenCapture()
+    try:
+        image = capture.capture(1).image
+    finally:
+        capture.close()
+    if region is not None:
+        image = image.crop(region)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / name
+    image.save(path)
+    return path
+
+
+def test_the_app_runs_a_typed_task_on_the_playground(xvfb, tmp_path):
+    from gui_agent.control.pyautogui_controller import PyAutoGuiController
+    from gui_agent.playground import launch_playground
+
+    events, log = tmp_path / "events.jsonl", tmp_path / "app.log"
+    env = app_env(tmp_path, GUI_AGENT_SAFETY="refuse")
+    with launch_playground(tmp_path / "state.json", save_dir=tmp_path / "files") as playground:
+        playground.wait_ready()
+        with log.open("w") as out:
+            app = subprocess.Popen([sys.executable, "-m", "ui", "--pos", "400,60", "--size", "860x640",
+                                    "--events-file", str(events)], env=env, stdout=out,
+                                   stderr=subprocess.STDOUT)
+        try:
+            ready = wait_event(events, "ready", 30, app, log)
+            startup = wait_event(events, "startup", 5, app, log)
+            time.sleep(0.3)
+            grab("app-before-run.png", (400, 60, 1260, 700))
+            controller = PyAutoGuiController()
+            controller.click(centre(ready["task_box"]))
+            controller.type_text(TASK)
+            time.sleep(0.2)
+            controller.click(centre(ready["run_button"]))
+            started = wait_event(events, "run_started", 10, app, log)
+            assert started["task"] == TASK and started["dry_run"] is False
+            time.sleep(1.0)
+            grab("screen-during-run.png")
+            finished = wait_event(events, "run_finished", 150, app, log)
+            wait_event(events, "window_restored", 5, app, log)
+            time.sleep(0.6)
+            grab("app-after-run.png", (400, 60, 1260, 700))
+        finally:
+            app.terminate()
+            try:
+                app.wait(10)
+            except subprocess.TimeoutExpired:
+                app.kill()
+        state = playground.wait_for(lambda s: bool(s["contacts"]["last_edit"]), timeout=5)
+
+    assert (state["contacts"]["last_edit"] or {}).get("name") == "Bob", log.read_text()[-3000:]
+    assert finished["outcome"] == "done", finished
+    steps = [e for e in read_events(events) if e["event"] == "step"]
+    assert finished["steps"] == len(steps) >= 2
+    assert all(s["outcome"] == "ok" for s in steps)
+    # the status panel: bottom-right, off the playground, never clicked, never acted on
+    left, top, right, bottom = started["keep_out"][0]
+    assert right - left == 320 and bottom - top == 90 and right <= 1280 and bottom <= 800
+    assert left >= PLAYGROUND[2] or top >= PLAYGROUND[3]
+    assert finished["panel_clicks"] == 0
+    for step in steps:
+        x, y = step["screen_point"]
+        assert not (left <= x < right and top <= y < bottom), step
+        assert 0 <= x < PLAYGROUND[2] and 0 <= y < PLAYGROUND[3], step
+    assert startup["seconds_since_process_start"] is None or startup["seconds_since_process_start"] < 2.0
+    assert Path(finished["run_dir"], "run.json").exists()
+
+
+def test_a_dry_run_keeps_the_window_paints_it_out_and_touches_nothing(xvfb, tmp_path):
+    """The task box says "Contacts" too: only because the app's own window is painted out of
+    what the agent sees is the playground's Contacts tab the one unambiguous target."""
+    from gui_agent.control.pyautogui_controller import PyAutoGuiController
+    from gui_agent.playground import launch_playground
+
+    events, log = tmp_path / "events.jsonl", tmp_path / "app.log"
+    env = app_env(tmp_path)
+    with launch_playground(tmp_path / "state.json") as playground:
+        playground.wait_ready()
+        with log.open("w") as out:
+            app = subprocess.Popen([sys.executable, "-m", "ui", "--pos", "400,60", "--size", "860x640",
+                                    "--dry-run", "--events-file", str(events)], env=env, stdout=out,
+                                   stderr=subprocess.STDOUT)
+        try:
+            ready = wait_event(events, "ready", 30, app, log)
+            controller = PyAutoGuiController()
+            controller.click(centre(ready["task_box"]))
+            controller.type_text('click "Contacts"')
+            time.sleep(0.2)
+            controller.click(centre(ready["run_button"]))
+            started = wait_event(events, "run_started", 10, app, log)
+            finished = wait_event(events, "run_finished", 150, app, log)
+        finally:
+            app.terminate()
+            try:
+                app.wait(10)
+            except subprocess.TimeoutExpired:
+                app.kill()
+        state = playground.state()
+
+    assert started["dry_run"] is True
+    window = ready["window"]
+    assert started["keep_out"] == [[window[0], window[1], window[0] + window[2], window[1] + window[3]]]
+    assert finished["outcome"] == "done", (finished, log.read_text()[-3000:])
+    steps = [e for e in read_events(events) if e["event"] == "step"]
+    assert len(steps) == 1 and steps[0]["outcome"] == "ok"
+    x, y = steps[0]["screen_point"]
+    assert 0 <= x < PLAYGROUND[2] and 0 <= y < 100  # the tab strip, not the app's task box
+    assert not any(e["event"] == "window_restored" for e in read_events(events))  # never hidden
+    assert state["current_tab"].lower() != "contacts"  # a dry run does not click

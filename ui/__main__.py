@@ -1,0 +1,7 @@
+"""`python -m ui`."""
+
+import sys
+
+from ui.main import main
+
+sys.exit(main())
