@@ -1,0 +1,81 @@
+"""The grounding ladder: rungs of grounders, cheapest and most certain first.
+
+A point or box target passes straight through. A description goes down the rungs
+(accessibility -> template -> OCR/parse -> VLM, as they exist); the first rung whose best
+candidate clears the threshold decides. If that best candidate has a rival within a small
+margin at another place on the screen, the target is ambiguous and we say so rather than
+take the first hit.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+from ..errors import AmbiguousTarget, TargetNotFound
+from ..geometry import Box, Point
+from ..screen.observation import Observation
+from .candidate import Candidate
+from .point_grounder import PointGrounder
+
+log = logging.getLogger(__name__)
+DEFAULT_THRESHOLD = 0.5
+DEFAULT_MARGIN = 0.05
+
+
+@runtime_checkable
+class Grounder(Protocol):
+    """One rung: scored candidates for a description on one observation, best first."""
+
+    name: str
+
+    def candidates(self, description: str, observation: Observation) -> list[Candidate]: ...
+
+
+def distinct_places(a: Candidate, b: Candidate) -> bool:
+    """Two candidates are different elements when neither box holds the other's centre."""
+    return not (a.box.contains(b.box.center) or b.box.contains(a.box.center))
+
+
+def rivals(candidates: Sequence[Candidate], margin: float = DEFAULT_MARGIN) -> list[Candidate]:
+    """The best candidate plus every other candidate elsewhere that scores within ``margin``."""
+    ranked = sorted(candidates, key=lambda c: -c.score)
+    if not ranked:
+        return []
+    best = ranked[0]
+    close = [c for c in ranked[1:] if best.score - c.score <= margin and distinct_places(best, c)]
+    return [best, *close]
+
+
+class GroundingLadder:
+    def __init__(self, grounders: Sequence[Grounder], threshold: float = DEFAULT_THRESHOLD,
+                 margin: float = DEFAULT_MARGIN) -> None:
+        self.grounders = list(grounders)
+        self.threshold = threshold
+        self.margin = margin
+        self._points = PointGrounder()
+
+    def resolve(self, target: str | Point | Box, observation: Observation) -> Candidate:
+        """One candidate for ``target``; raises TargetNotFound or AmbiguousTarget."""
+        if isinstance(target, Point | Box):
+            return self._points.resolve(target, observation)
+        description = target.strip()
+        if not description:
+            raise TargetNotFound(target, "the description is empty")
+        near_misses: list[str] = []
+        for rung in self.grounders:
+            found = sorted(rung.candidates(description, observation), key=lambda c: -c.score)
+            if not found:
+                continue
+            if found[0].score < self.threshold:
+                near_misses.append(f"{rung.name} best was {found[0]}")
+                continue
+            tied = rivals(found, self.margin)
+            if len(tied) > 1:
+                log.info("%r is ambiguous on rung %s: %s", description, rung.name, tied)
+                raise AmbiguousTarget(description, tied)
+            log.debug("%r -> %s (%s)", description, found[0], found[0].why)
+            return found[0]
+        detail = "; ".join(near_misses) or f"no rung ({', '.join(g.name for g in self.grounders)}) found a match"
+        raise TargetNotFound(description, detail)

@@ -1,0 +1,195 @@
+"""Text similarity for grounding: robust to case, punctuation, OCR confusions and partial lines.
+
+A description names a UI element by its text ("Save", "Remember me"); the screen parser
+reads that text with OCR, which confuses ``0``/``O``, ``1``/``l``/``I``, ``rn``/``m`` ...
+and often returns a whole line where the target is one word of it. :func:`match_text`
+grades a match (exact > case-insensitive > normalised > OCR-folded > fuzzy; a whole-text
+match beats a partial one) and tells which characters of the line matched, so that
+:func:`sub_box` can narrow the line's box to the matched words.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from ..geometry import Box
+
+# Scores of whole-text matches, best first.
+EXACT = 1.0
+CASE_INSENSITIVE = 0.97
+NORMALIZED = 0.94
+OCR_FOLDED = 0.9
+FUZZY_MIN_RATIO = 0.8     # below this, two strings are different words
+FUZZY_BASE = 0.55         # a fuzzy match scores FUZZY_BASE + FUZZY_SPAN * ratio (0.79 .. 0.85)
+FUZZY_SPAN = 0.3
+PARTIAL_FACTOR = 0.86     # a partial (sub-line) match keeps this share of its grade, plus coverage
+
+_PUNCT_RE = re.compile(r"[^\w\s]+", re.UNICODE)
+_SPACE_RE = re.compile(r"\s+")
+# Confusable glyphs folded onto one representative (applied to lower-cased text).
+_OCR_MULTI = (("rn", "m"), ("vv", "w"))
+_OCR_SINGLE = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l", "5": "s", "8": "b"})
+
+
+@dataclass(frozen=True)
+class TextMatch:
+    """How well a query matches a text; ``start``/``end`` is the matched span of that text."""
+
+    score: float
+    grade: str          # "exact", "case", "normalized", "ocr", "fuzzy", "partial-<grade>"
+    start: int
+    end: int
+
+    @property
+    def partial(self) -> bool:
+        return self.grade.startswith("partial")
+
+
+def normalize(text: str) -> str:
+    """Lower-case, unify ellipses and quotes, drop punctuation (a label's ':' too), squeeze spaces."""
+    text = unicodedata.normalize("NFKC", text).replace("\u2026", "...").lower()
+    text = text.replace("&", " and ")
+    text = _PUNCT_RE.sub(" ", text)
+    return _SPACE_RE.sub(" ", text).strip()
+
+
+def ocr_fold(text: str) -> str:
+    """Map glyphs OCR confuses onto one representative, after :func:`normalize`."""
+    folded = normalize(text)
+    for many, one in _OCR_MULTI:
+        folded = folded.replace(many, one)
+    return folded.translate(_OCR_SINGLE).replace(" ", "")
+
+
+def levenshtein(a: str, b: str) -> int:
+    """Edit distance (insert, delete, substitute), O(len(a) * len(b))."""
+    if len(a) < len(b):
+        a, b = b, a
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        previous = current
+    return previous[-1]
+
+
+def _whole_match(query: str, text: str) -> tuple[float, str] | None:
+    if query == text:
+        return EXACT, "exact"
+    if query.strip().lower() == text.strip().lower():
+        return CASE_INSENSITIVE, "case"
+    nq, nt = normalize(query), normalize(text)
+    if not nq or not nt:
+        return None
+    if nq == nt:
+        return NORMALIZED, "normalized"
+    fq, ft = ocr_fold(query), ocr_fold(text)
+    if fq == ft:
+        return OCR_FOLDED, "ocr"
+    ratio = max(difflib.SequenceMatcher(None, nq, nt).ratio(),
+                difflib.SequenceMatcher(None, fq, ft).ratio())
+    # Very short words: one wrong letter is a different word ("Cut" vs "Cat").
+    if len(fq) <= 3 and levenshtein(fq, ft) > 0:
+        return None
+    if not _words_agree(nq.split(), nt.split()):
+        return None
+    if ratio >= FUZZY_MIN_RATIO:
+        return FUZZY_BASE + FUZZY_SPAN * ratio, "fuzzy"
+    return None
+
+
+def _words_agree(a: list[str], b: list[str]) -> bool:
+    """With the same number of words, each word must be close to its partner ("now" != "to")."""
+    if len(a) != len(b) or len(a) < 2:
+        return True
+    for wa, wb in zip(a, b, strict=True):
+        fa, fb = ocr_fold(wa), ocr_fold(wb)
+        if fa == fb:
+            continue
+        if min(len(fa), len(fb)) <= 3 or difflib.SequenceMatcher(None, fa, fb).ratio() < 0.75:
+            return False
+    return True
+
+
+def _word_spans(text: str) -> list[tuple[int, int]]:
+    """Character spans of the whitespace-separated words of ``text``."""
+    return [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
+
+
+def match_text(query: str, text: str) -> TextMatch | None:
+    """Grade how well ``query`` names ``text``; ``None`` when it does not.
+
+    A whole-text match scores 0.79..1.0; when the query is a run of consecutive words of a
+    longer text, the match is partial and scores lower (more so the smaller the share of
+    the line it covers), with ``start``/``end`` giving the words' character span.
+    """
+    if not query.strip() or not text.strip():
+        return None
+    whole = _whole_match(query, text)
+    if whole is not None and whole[1] != "fuzzy":
+        return TextMatch(whole[0], whole[1], 0, len(text))
+    partial = _partial_match(query, text)
+    if whole is not None and (partial is None or whole[0] >= partial.score):
+        return TextMatch(whole[0], whole[1], 0, len(text))
+    return partial
+
+
+def _partial_match(query: str, text: str) -> TextMatch | None:
+    words = _word_spans(text)
+    n = len(normalize(query).split()) or 1
+    best: TextMatch | None = None
+    for size in {n, n + 1, max(1, n - 1)}:
+        for i in range(0, len(words) - size + 1):
+            start, end = words[i][0], words[i + size - 1][1]
+            if start == 0 and end == len(text):
+                continue
+            graded = _whole_match(query, text[start:end])
+            if graded is None or (size != n and graded[1] == "fuzzy"):
+                continue  # other word counts only for words OCR merged or split, not fuzzily
+            coverage = len(normalize(text[start:end])) / max(1, len(normalize(text)))
+            score = graded[0] * PARTIAL_FACTOR + 0.04 * coverage
+            if best is None or score > best.score:
+                best = TextMatch(score, f"partial-{graded[1]}", start, end)
+    return best
+
+
+def sub_box(box: Box, text: str, start: int, end: int, word_boxes: list[Box] | None = None) -> Box:
+    """The part of a text line's ``box`` that holds ``text[start:end]``.
+
+    With per-word boxes (one per whitespace-separated word) the union of the matched words'
+    boxes is exact; without them, the span is estimated from the characters' share of the
+    line, narrow glyphs (i, l, punctuation) counting less than wide ones.
+    """
+    if start <= 0 and end >= len(text):
+        return box
+    spans = _word_spans(text)
+    if word_boxes is not None and len(word_boxes) == len(spans):
+        chosen = [b for (s, e), b in zip(spans, word_boxes, strict=True) if s < end and e > start]
+        if chosen:
+            left = min(b.left for b in chosen)
+            right = max(b.right for b in chosen)
+            top = min(b.top for b in chosen)
+            bottom = max(b.bottom for b in chosen)
+            return Box(left, top, right - left, bottom - top)
+    widths = [_glyph_width(c) for c in text]
+    total = sum(widths) or 1.0
+    x0 = box.left + box.width * sum(widths[:start]) / total
+    x1 = box.left + box.width * sum(widths[:end]) / total
+    return Box(round(x0), box.top, max(1, round(x1 - x0)), box.height)
+
+
+def _glyph_width(char: str) -> float:
+    """Rough advance width of a glyph in proportional UI fonts, in units of an average letter."""
+    if char in "iljtfrI|!.,:;'`":
+        return 0.5
+    if char == " ":
+        return 0.55
+    if char in "mwMW":
+        return 1.5
+    if char.isupper() or char.isdigit():
+        return 1.2
+    return 1.0

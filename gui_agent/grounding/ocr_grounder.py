@@ -1,0 +1,402 @@
+"""The OCR/parse rung: a target description matched against the parsed screen's elements.
+
+Scores combine three things: how well the text matches (:mod:`.matching`), whether the
+element's kind fits the role words ('button', 'field', ...), and geometry (a field named by
+the label beside it, 'right of X', 'below X', 'in the Settings dialog'). Ordinals pick the
+n-th matching element in reading order. Candidates come back sorted, best first; deciding
+whether the best is good enough or ambiguous is the ladder's job.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..geometry import Box
+from ..parsing.elements import Element, ElementKind, ScreenParse
+from ..parsing.fusion import TEXT_AREA_HEIGHT
+from ..screen.observation import Observation
+from .candidate import Candidate
+from .description import LABELLED_KINDS, Relation, TargetQuery, parse_description
+from .matching import match_text, sub_box
+
+log = logging.getLogger(__name__)
+K = ElementKind
+INTERACTIVE = frozenset({K.BUTTON, K.TEXT_FIELD, K.CHECKBOX, K.RADIO, K.COMBO, K.TAB, K.LINK,
+                         K.ICON, K.CLOSE})
+# A kind the description did not ask for but that a parser may have reported instead.
+_NEAR_KINDS = {
+    K.BUTTON: {K.CLOSE, K.TAB, K.ICON, K.LINK},
+    K.LINK: {K.TEXT, K.BUTTON},
+    K.TAB: {K.BUTTON, K.TEXT},
+    K.CLOSE: {K.BUTTON, K.ICON},
+    K.ICON: {K.BUTTON, K.CLOSE},
+    K.COMBO: {K.TEXT_FIELD, K.BUTTON},
+    K.TEXT_FIELD: {K.COMBO},
+    K.TEXT: {K.LINK},
+}
+CLOSE_WORDS = {"close", "x", "\u00d7", "\u2715", "\u2716"}
+_AREA_ROLES = {"text area", "textarea"}
+ROLE_ONLY_SCORE = 0.9           # an element picked by its role alone ('the 2nd text field')
+ORDINAL_BAND = 0.12             # elements within this of the best match count for an ordinal
+LABEL_REACH = 60.0              # px: how fast a label's claim on a widget fades with distance
+RELATION_REACH = 2.5            # anchor heights: the same for 'right of X', 'below X' ...
+
+
+@dataclass(frozen=True)
+class _Scored:
+    element: Element
+    box: Box
+    score: float
+    why: str
+    via: Element | None = None     # the label text that named this widget
+
+
+class OcrGrounder:
+    """Grounds descriptions on a :class:`ScreenParse` (OCR text + detected widgets)."""
+
+    name = "ocr"
+
+    def __init__(self, parser: Any | None = None, cache_size: int = 4) -> None:
+        self._parser = parser
+        self._cache: list[tuple[Any, ScreenParse]] = []
+        self._cache_size = cache_size
+
+    def parse(self, observation: Observation) -> ScreenParse:
+        """The parse of ``observation``'s image, computed once per image object."""
+        for image, parsed in self._cache:
+            if image is observation.image:
+                return parsed
+        if self._parser is None:
+            from ..parsing.screen_parser import ScreenParser
+
+            self._parser = ScreenParser()
+        parsed = self._parser.parse(observation.image)
+        self._cache = [*self._cache[-(self._cache_size - 1):], (observation.image, parsed)]
+        return parsed
+
+    def candidates(self, target: str | TargetQuery, observation: Observation | None = None,
+                   parse: ScreenParse | None = None) -> list[Candidate]:
+        """Scored candidates for ``target``, best first (empty when nothing fits at all)."""
+        query = parse_description(target) if isinstance(target, str) else target
+        if parse is None:
+            if observation is None:
+                raise ValueError("candidates() needs an observation or a parse")
+            parse = self.parse(observation)
+        image = observation.image if observation is not None else None
+        scored = _score_query(query, parse, image)
+        return [Candidate(s.box, round(min(1.0, s.score), 4), self.name, s.element, s.why)
+                for s in scored]
+
+
+def _score_query(query: TargetQuery, parse: ScreenParse, image: Any) -> list[_Scored]:
+    elements = parse.elements
+    scored = _direct_matches(query, elements) if query.text else _role_matches(query, elements)
+    if query.text and query.wants_labelled:
+        scored += _labelled_widgets(query, elements)
+    scored = _dedupe(scored)
+    if query.container is not None:
+        scored = _apply_container(query.container, scored, parse, image)
+    for relation in query.relations:
+        scored = _apply_relation(relation, scored, parse, image)
+    scored.sort(key=lambda s: -s.score)
+    if query.ordinal is not None:
+        scored = _apply_ordinal(query.ordinal, scored)
+    return scored
+
+
+def _kind_factor(query: TargetQuery, kind: ElementKind) -> float:
+    if not query.kinds:
+        return 1.0 if kind in INTERACTIVE else 0.98
+    if kind in query.kinds:
+        return 1.0
+    if any(kind in _NEAR_KINDS.get(k, ()) for k in query.kinds):
+        return 0.8
+    return 0.55
+
+
+def _direct_matches(query: TargetQuery, elements: Iterable[Element], use_labels: bool = True) -> list[_Scored]:
+    """Elements whose own text (or, with ``use_labels``, parser-given label) matches."""
+    out: list[_Scored] = []
+    close_query = query.text.strip().lower() in CLOSE_WORDS
+    for e in elements:
+        best = None
+        for field, value in (("text", e.text), ("label", e.label if use_labels else "")):
+            m = match_text(query.text, value) if value else None
+            if close_query and value and field == "text":
+                # OCR reads a close glyph as "x"/"X", often glued to the end of a title
+                glyph = max((g for g in (match_text(w, value) for w in ("x", "\u00d7")) if g),
+                            key=lambda g: g.score, default=None)
+                if glyph is not None and (m is None or glyph.score > m.score):
+                    box = sub_box(e.box, value, glyph.start, glyph.end)
+                    out.append(_Scored(e, box, 0.9 * glyph.score, f"close glyph {value[glyph.start:glyph.end]!r}"))
+                    break
+            if m is not None and query.quoted and m.grade in ("fuzzy", "partial-fuzzy"):
+                m = None  # quoted text is matched literally (OCR confusions still allowed)
+            if m is not None and field == "label" and m.partial:
+                m = None  # a label names its widget as a whole, not by one of its words
+            if m is not None and (best is None or m.score > best[0].score):
+                best = (m, field, value)
+        if out and out[-1].element is e:
+            continue  # already taken as a close glyph
+        if close_query and e.kind == K.CLOSE and (best is None or best[0].score < 0.95):
+            out.append(_Scored(e, e.box, 0.95 * _kind_factor(query, e.kind), "close glyph"))
+            continue
+        if best is None:
+            continue
+        m, field, value = best
+        box = e.box
+        if m.partial and field == "text" and e.kind in (K.TEXT, K.LINK):
+            box = sub_box(e.box, value, m.start, m.end)
+        score = m.score * _kind_factor(query, e.kind)
+        out.append(_Scored(e, box, score, f"{field} {value!r} matches ({m.grade})"))
+    return out
+
+
+def _role_matches(query: TargetQuery, elements: Iterable[Element]) -> list[_Scored]:
+    out = []
+    for e in elements:
+        if query.kinds and e.kind not in query.kinds:
+            continue
+        if not query.kinds and not query.relations and query.container is None:
+            continue  # an empty description names nothing
+        score = ROLE_ONLY_SCORE * (1.0 if query.kinds else _kind_factor(query, e.kind))
+        if e.kind == K.TEXT_FIELD:   # 'text area' asks for a multi-line field, 'field' for a line
+            area = e.box.height > TEXT_AREA_HEIGHT
+            score *= 1.0 if area == bool(_AREA_ROLES & set(query.role_words)) else 0.7
+        out.append(_Scored(e, e.box, score, f"a {e.kind} by role"))
+    return out
+
+
+def label_affinity(label: Box, widget: Box, kind: ElementKind) -> float:
+    """How plausibly the text in ``label`` names ``widget`` (0..1), by their layout."""
+    lcy, wcy = label.top + label.height / 2, widget.top + widget.height / 2
+    dy = abs(lcy - wcy)
+    same_row = dy <= max(label.height, widget.height) / 2 + 2
+    if widget.intersection(label) >= 0.8 * label.area:       # a placeholder inside the field
+        return 0.97
+    distances = []
+    if kind in (K.CHECKBOX, K.RADIO):
+        if same_row and -4 <= label.left - widget.right <= 80:          # [x] Label
+            distances.append(max(0, label.left - widget.right) + dy)
+        if same_row and widget.left - label.right >= -4:                 # Label ...... [x]
+            distances.append(1.5 * (widget.left - label.right) + dy + 10)
+    else:
+        if same_row and widget.left - label.right >= -4:                 # Label [______]
+            distances.append(max(0, widget.left - label.right) + 2 * dy)
+        gap = widget.top - label.bottom
+        if -4 <= gap <= 3 * max(label.height, 12) and abs(widget.left - label.left) <= 40:
+            distances.append(max(0, gap) + 0.5 * abs(widget.left - label.left))  # label above
+    if not distances:
+        return 0.0
+    return 1.0 / (1.0 + min(distances) / LABEL_REACH)
+
+
+def _labelled_widgets(query: TargetQuery, elements: tuple[Element, ...]) -> list[_Scored]:
+    kinds = (query.kinds & LABELLED_KINDS) or LABELLED_KINDS
+    widgets = [e for e in elements if e.kind in kinds]
+    labels = [e for e in elements if e.kind in (K.TEXT, K.LINK) and e.text]
+    out: list[_Scored] = []
+    for lab in labels:
+        m = match_text(query.text, lab.text)
+        if m is None or (query.quoted and "fuzzy" in m.grade):
+            continue
+        claims = []
+        for w in widgets:
+            aff = label_affinity(lab.box, w.box, w.kind)
+            if aff <= 0.05:
+                continue
+            # a widget belongs to the label that lies closest to it
+            rival = max((label_affinity(o.box, w.box, w.kind) for o in labels if o is not lab),
+                        default=0.0)
+            if rival > aff + 0.05:
+                aff *= 0.7
+            claims.append((aff, w))
+        for aff, w in claims:
+            score = m.score * (0.5 + 0.5 * aff) * _kind_factor(query, w.kind)
+            out.append(_Scored(w, w.box, score, f"{w.kind} labelled {lab.text!r} ({m.grade})", lab))
+        if not claims and kinds & {K.CHECKBOX, K.RADIO}:
+            # no indicator found: clicking a Qt check box's text toggles it too
+            out.append(_Scored(lab, lab.box, m.score * 0.75, f"text {lab.text!r} of a {kinds}"))
+    return out
+
+
+def _dedupe(scored: list[_Scored]) -> list[_Scored]:
+    """One candidate per control: overlapping hits, and a widget with its own label text, are
+    one place; it keeps the best score and, among labels and widgets, the widget's box."""
+    order = sorted(scored, key=lambda s: (-round(s.score, 3), s.element.kind not in INTERACTIVE))
+    kept: list[_Scored] = []
+    for s in order:
+        twin = next((i for i, k in enumerate(kept) if _same_place(s.box, k.box) or _same_control(s, k)
+                     or _same_control(k, s)), None)
+        if twin is None:
+            kept.append(s)
+        elif _same_control(kept[twin], s):   # the label came first: click the widget instead
+            kept[twin] = replace(s, score=kept[twin].score, why=f"{s.why} (= {kept[twin].why})")
+    return kept
+
+
+def _same_control(text: _Scored, widget: _Scored) -> bool:
+    """``text`` is the label that names ``widget`` (so both stand for one control)."""
+    if text.element.kind not in (K.TEXT, K.LINK) or widget.element.kind not in LABELLED_KINDS:
+        return False
+    if widget.via is not None:
+        return widget.via is text.element
+    named = match_text(widget.element.label, text.element.text) if widget.element.label else None
+    return named is not None and not named.partial and \
+        label_affinity(text.element.box, widget.box, widget.element.kind) >= 0.5
+
+
+def _same_place(a: Box, b: Box) -> bool:
+    return a.contains(b.center) or b.contains(a.center)
+
+
+def _apply_container(title: str, scored: list[_Scored], parse: ScreenParse, image: Any) -> list[_Scored]:
+    panels = find_panels(image) if image is not None else []
+    if title:
+        anchors = [a for a in _direct_matches(parse_description(f'"{title}"'), parse.elements)
+                   if a.score >= 0.85]
+        regions = []
+        for a in anchors:
+            around = [p for p in panels if p.contains(a.box.center) and p.height >= 3 * a.box.height + 40]
+            if around:
+                regions.append(min(around, key=lambda p: p.area))
+            else:  # no visible frame: the area under the title
+                regions.append(Box(a.box.left - 400, a.box.top, a.box.width + 800, 600))
+    else:
+        screen = parse.width * parse.height
+        regions = [p for p in panels if 0.03 * screen <= p.area <= 0.9 * screen]
+    out = []
+    for s in scored:
+        inside = any(r.contains(s.box.center) for r in regions)
+        out.append(replace(s, score=s.score * (1.0 if inside else 0.4),
+                           why=s.why + (" inside" if inside else " outside") + f" the {title or 'dialog'}"))
+    return out
+
+
+def relation_factor(kind: str, box: Box, anchor: Box) -> float:
+    """How well ``box`` lies in relation ``kind`` to ``anchor`` (0 = not at all, 1 = touching).
+
+    Distance counts the gap in the asked direction plus, heavily, any misalignment across it
+    (a field 'right of Name' shares Name's row; an item 'below Inbox' shares its column), and
+    fades on the scale of the anchor's height, so tightly packed rows still rank clearly.
+    """
+    bcx, bcy = box.left + box.width / 2, box.top + box.height / 2
+    acx, acy = anchor.left + anchor.width / 2, anchor.top + anchor.height / 2
+    vgap = max(0, max(box.top, anchor.top) - min(box.bottom, anchor.bottom))
+    hgap = max(0, max(box.left, anchor.left) - min(box.right, anchor.right))
+    row_off = 3 * vgap + 0.25 * abs(bcy - acy)
+    col_off = 2 * hgap + 0.25 * abs(bcx - acx)
+    # OCR pads its boxes: the boxes of tightly packed rows (list items) overlap by a few pixels
+    overlap = 0.35 * min(box.height, anchor.height)
+    if kind == "right_of":
+        gap = box.left - anchor.right
+        d = None if gap < -min(8, anchor.width / 4) or bcx <= acx else max(0, gap) + row_off
+    elif kind == "left_of":
+        gap = anchor.left - box.right
+        d = None if gap < -min(8, anchor.width / 4) or bcx >= acx else max(0, gap) + row_off
+    elif kind == "below":
+        gap = box.top - anchor.bottom
+        d = None if gap < -overlap or bcy <= acy else max(0, gap) + col_off
+    elif kind == "above":
+        gap = anchor.top - box.bottom
+        d = None if gap < -overlap or bcy >= acy else max(0, gap) + col_off
+    elif kind == "next_to":
+        sides = [relation_factor(k, box, anchor) for k in ("right_of", "left_of")]
+        return max(sides) if vgap == 0 else 0.5 * max(sides)
+    else:  # near
+        d = box.distance(anchor)
+    scale = RELATION_REACH * max(anchor.height, 12)
+    return 0.0 if d is None else 1.0 / (1.0 + d / scale)
+
+
+def _apply_relation(relation: Relation, scored: list[_Scored], parse: ScreenParse, image: Any) -> list[_Scored]:
+    anchor_query = relation.anchor
+    if anchor_query.text and not anchor_query.kinds and not anchor_query.relations:
+        # 'right of Name' is relative to the visible text, not to a widget the parser labelled Name
+        anchors = _dedupe(_direct_matches(anchor_query, parse.elements, use_labels=False))
+        anchors.sort(key=lambda s: -s.score)
+    else:
+        anchors = _score_query(anchor_query, parse, image)
+    if not anchors:
+        return []
+    top = anchors[0].score
+    anchors = [a for a in anchors if a.score >= top - 0.05][:4]
+    placed = []
+    for s in scored:
+        best = (0.0, anchors[0])
+        for a in anchors:
+            own_label = s.element is a.element or _same_place(s.box, a.box) or _same_control(a, s)
+            if own_label and relation.kind in ("next_to", "near") and s.element.kind in LABELLED_KINDS:
+                factor = 1.0  # the anchor text is this widget's own label: 'the checkbox next to X'
+            elif s.element is a.element or _same_place(s.box, a.box):
+                factor = 0.0
+            else:
+                factor = relation_factor(relation.kind, s.box, a.box)
+            best = max(best, (factor, a), key=lambda fa: fa[0])
+        if best[0] > 0.0:
+            placed.append((s, *best))
+    if not placed:
+        return []
+    nearest = max(f for _, f, _ in placed)
+    out = []
+    for s, factor, anchor in placed:
+        rel = factor / nearest   # the nearest in the asked direction fits fully; others fade
+        name = anchor.element.text or str(anchor.element.kind)
+        why = f"{s.why}; {relation.kind.replace('_', ' ')} {name!r} ({rel:.2f})"
+        out.append(replace(s, score=s.score * (0.3 + 0.7 * rel) * min(1.0, anchor.score + 0.05), why=why))
+    return out
+
+
+def reading_order(items: list[_Scored]) -> list[_Scored]:
+    """Top to bottom, then left to right within a row (rows: overlapping vertical centres)."""
+    rows: list[list[_Scored]] = []
+    for s in sorted(items, key=lambda s: s.box.top + s.box.height / 2):
+        cy = s.box.top + s.box.height / 2
+        if rows:
+            last = rows[-1][-1].box
+            if abs(cy - (last.top + last.height / 2)) <= max(6, min(s.box.height, last.height) / 2):
+                rows[-1].append(s)
+                continue
+        rows.append([s])
+    return [s for row in rows for s in sorted(row, key=lambda s: s.box.left)]
+
+
+def _apply_ordinal(ordinal: int, scored: list[_Scored]) -> list[_Scored]:
+    if not scored:
+        return []
+    band = [s for s in scored if s.score >= scored[0].score - ORDINAL_BAND]
+    ordered = reading_order(band)
+    index = ordinal - 1 if ordinal > 0 else len(ordered) + ordinal
+    if not 0 <= index < len(ordered):
+        return []
+    chosen = ordered[index]
+    rest = [replace(s, score=s.score * 0.5) for s in scored if s is not chosen]
+    nth = f"{ordinal}{'st' if ordinal == 1 else 'nd' if ordinal == 2 else 'rd' if ordinal == 3 else 'th'}"
+    label = "last" if ordinal == -1 else nth if ordinal > 0 else f"{-ordinal} from last"
+    return [replace(chosen, why=f"{chosen.why}; {label} of {len(ordered)} in reading order"), *rest]
+
+
+def find_panels(image: Any, min_width: int = 80, min_height: int = 60) -> list[Box]:
+    """Rectangular frames on the screen (dialogs, group boxes, panels), from their edges."""
+    import cv2
+    import numpy as np
+
+    gray = cv2.cvtColor(np.asarray(image.convert("RGB")), cv2.COLOR_RGB2GRAY)
+    edges = cv2.dilate(cv2.Canny(gray, 20, 60), np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    panels: list[Box] = []
+    for contour in contours:
+        x, y, w, h = cv2.boundingRect(contour)
+        if w < min_width or h < min_height:
+            continue
+        # a frame's outline runs along its bounding rectangle
+        if cv2.contourArea(contour) < 0.85 * w * h:
+            continue
+        box = Box(int(x), int(y), int(w), int(h))
+        if not any(abs(box.left - p.left) <= 4 and abs(box.top - p.top) <= 4
+                   and abs(box.right - p.right) <= 4 and abs(box.bottom - p.bottom) <= 4 for p in panels):
+            panels.append(box)
+    return panels

@@ -1,0 +1,299 @@
+"""Fusion of OCR text lines and detected widgets into typed elements.
+
+Two sources disagree in predictable ways, and each is untangled from pixels, not from words:
+- a round or square letter ("O", "o", "C", "D") looks like a radio or a check box to the widget
+  detector: a real indicator stands apart, with blank columns on both sides, a letter touches
+  its neighbours;
+- text detection reads an indicator and its label as one line ("O Red", "口Remember me"): the
+  line is cut after the indicator and its label re-read;
+- a bordered box with text is a button when the text's ink is centred, a field when it is not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+import numpy as np
+
+from ..geometry import Box
+from .elements import Element, ElementKind
+from .ocr import TextLine
+from .reading_order import same_row
+
+K = ElementKind
+CLOSE_GLYPHS = {"x", "X", "×", "✕", "✖", "⨯"}
+_CONTAINERS = (K.TEXT_FIELD, K.COMBO, K.BUTTON)
+_INDICATORS = (K.CHECKBOX, K.RADIO, K.CLOSE)
+_INK = 40            # grey levels between ink and its background
+TEXT_AREA_HEIGHT = 64   # px: a bordered text box taller than this holds several lines
+_APART = 3           # blank columns that separate a widget from the text beside it
+
+Reread = Callable[[list[Box]], list[TextLine]]
+
+
+def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
+         reread: Reread | None = None, gray: np.ndarray | None = None) -> list[Element]:
+    """Combine OCR lines and detected widgets into final elements (unordered).
+
+    ``reread`` recognises text in given boxes again (the parser passes its OCR engine); without
+    it, a line cut after an indicator only loses its leading one-character token. ``gray``:
+    the frame in grey levels, when the caller has it already.
+    """
+    if gray is None:
+        gray = rgb.mean(axis=2)
+    widgets, lines = untangle_indicators(widgets, lines, gray, reread)
+    widgets = [w for w in widgets if not (w.kind == K.TEXT_FIELD and _is_frame(w, widgets, rgb))]
+    areas = [w for w in widgets if w.kind == K.TEXT_FIELD and w.box.height > TEXT_AREA_HEIGHT]
+    used: set[int] = set()
+    out: list[Element] = []
+    for wd in sorted(widgets, key=lambda e: e.box.area):
+        if wd.kind not in _CONTAINERS or wd in areas:   # a text area's lines stay lines
+            out.append(wd)
+            continue
+        inside = [i for i, ln in enumerate(lines) if i not in used and wd.box.contains(ln.box.center)]
+        used.update(inside)
+        text = " ".join(lines[i].text for i in sorted(inside, key=lambda i: (lines[i].box.top, lines[i].box.left)))
+        text = text.strip("[]|").strip()   # OCR reads a border touching the crop as a bracket
+        kind = wd.kind
+        if kind == K.TEXT_FIELD and inside and _ink_centred(gray, wd.box):
+            kind = K.BUTTON
+        out.append(replace(wd, kind=kind, text=text))
+    out = _mark_tabs(out, rgb)
+    free = [ln for i, ln in enumerate(lines) if i not in used]
+    out = [_with_label(e, free) for e in out]
+    out = [replace(e, kind=K.ICON) if e.kind == K.RADIO and not e.label else e for e in out]
+    for ln in free:
+        out.append(Element(_text_kind(ln, rgb), ln.box, ln.text, round(ln.confidence, 3), "ocr"))
+    return out
+
+
+# -- indicators and the text around them ------------------------------------------------------
+
+def untangle_indicators(widgets: list[Element], lines: list[TextLine], gray: np.ndarray,
+                        reread: Reread | None = None) -> tuple[list[Element], list[TextLine]]:
+    """Drop indicators that are letters of a text line; cut indicators out of the lines that
+    swallowed them (re-reading what is left)."""
+    kept: list[Element] = []
+    lines = list(lines)
+    to_read: list[Box] = []
+    fallback: list[TextLine] = []
+    for wd in widgets:
+        if wd.kind not in _INDICATORS:
+            kept.append(wd)
+            continue
+        i = _overlapping(wd.box, [ln.box if ln is not None else None for ln in lines])
+        if i is None:
+            kept.append(wd)
+            continue
+        ln = lines[i]
+        if wd.kind == K.CLOSE and ln.text.strip() in CLOSE_GLYPHS:
+            lines[i] = None          # the OCR read of the glyph itself
+            kept.append(wd)
+            continue
+        parts = split_around(gray, wd.box, ln.box)
+        if parts is None:
+            continue                 # a letter: no gap between it and its neighbours
+        kept.append(wd)
+        lines[i] = None
+        if reread is not None:
+            to_read += parts
+        else:
+            fallback += [_drop_glyph_token(ln, p) for p in parts]
+    lines = [ln for ln in lines if ln is not None]
+    if to_read:
+        lines += reread(to_read)
+    lines += [ln for ln in fallback if ln is not None and ln.text]
+    return kept, lines
+
+
+def cut_boxes_at_indicators(boxes: list[Box], widgets: list[Element], gray: np.ndarray) -> list[Box]:
+    """Text boxes with the indicators that stand apart cut out, before anything is recognised
+    (so that a toggled check box does not make its label line new pixels to read)."""
+    boxes = list(boxes)
+    for wd in widgets:
+        if wd.kind not in _INDICATORS:
+            continue
+        i = _overlapping(wd.box, boxes)
+        if i is None:
+            continue
+        parts = split_around(gray, wd.box, boxes[i])
+        if parts is not None:
+            boxes[i:i + 1] = parts
+    return boxes
+
+
+def _overlapping(box: Box, others: list[Box | None]) -> int | None:
+    """Index of the box that covers most of ``box`` (at least 30 % of it), or None."""
+    best, best_area = None, 0.3 * box.area
+    for i, o in enumerate(others):
+        if o is not None and o.intersection(box) >= best_area:
+            best, best_area = i, o.intersection(box)
+    return best
+
+
+def split_around(gray: np.ndarray, indicator: Box, line: Box) -> list[Box] | None:
+    """The parts of ``line`` left and right of ``indicator`` when blank columns separate them
+    from it; None when the indicator touches its neighbours (it is a letter of the line)."""
+    rows = gray[indicator.top:indicator.bottom]
+    background = _line_background(gray, line)
+    right = _blank_run(rows, background, indicator.right + 1, min(gray.shape[1], line.right + 2), +1)
+    left = _blank_run(rows, background, indicator.left - 2, max(-1, line.left - 3), -1)
+    if right < _APART or left < _APART:
+        return None
+    if right < _APART + 2 and not _filled_apart(gray, indicator):
+        return None                # a narrow gap and the see-through inside of a letter "O"
+    parts = []
+    if right < line.right - indicator.right:       # text right of the indicator
+        start = indicator.right + 1 + right - 2
+        parts.append(Box(start, line.top, line.right - start, line.height))
+    if left < indicator.left - line.left - 1:        # text left of it
+        end = indicator.left + 1 - left
+        parts.append(Box(line.left, line.top, end - line.left, line.height))
+    return [p for p in parts if p.width >= 4]
+
+
+def _filled_apart(gray: np.ndarray, box: Box) -> bool:
+    """True when the inside of an outline has its own fill (an indicator's base colour), unlike
+    a letter's counter, which shows the background around it."""
+    outer = box.expand(3).clip(gray.shape[1], gray.shape[0])
+    around = gray[outer.top:outer.bottom, outer.left:outer.right]
+    inner = gray[box.top + 3:box.bottom - 3, box.left + 3:box.right - 3]
+    if inner.size == 0 or around.size == 0:
+        return False
+    rim = np.concatenate([around[0], around[-1], around[:, 0], around[:, -1]])
+    ring = np.concatenate([inner[0], inner[-1], inner[:, 0], inner[:, -1]])
+    return abs(float(np.median(ring)) - float(np.median(rim))) >= 3
+
+
+def _line_background(gray: np.ndarray, box: Box) -> float:
+    """The commonest shade around a line (a little outside it: OCR boxes may cut through a frame)."""
+    box = box.expand(2).clip(gray.shape[1], gray.shape[0])
+    patch = gray[box.top:box.bottom, box.left:box.right]
+    if patch.size == 0:
+        return 0.0
+    return float(np.median(np.concatenate([patch[0], patch[-1], patch[:, 0], patch[:, -1]])))
+
+
+def _blank_run(rows: np.ndarray, background: float, start: int, stop: int, step: int) -> int:
+    """Blank columns of ``rows`` from ``start`` towards ``stop`` (exclusive) before the first ink;
+    reaching ``stop`` counts as far apart."""
+    for run, x in enumerate(range(start, stop, step)):
+        if x < 0 or x >= rows.shape[1]:
+            break
+        if (np.abs(rows[:, x] - background) > _INK).any():
+            return run
+    return 99
+
+
+def _drop_glyph_token(ln: TextLine, part: Box) -> TextLine | None:
+    """Without re-reading: keep the words of ``ln`` that lie in ``part`` (the indicator was read
+    as a leading one-character token)."""
+    words = ln.text.split()
+    if part.left > ln.box.left and len(words) > 1 and (len(words[0]) == 1 or not words[0].isalnum()):
+        words = words[1:]
+    elif part.left <= ln.box.left:
+        return None   # text left of an indicator that OCR read with it: too unsure to split
+    return TextLine(" ".join(words), part, ln.confidence) if words else None
+
+
+# -- buttons, fields, tabs ----------------------------------------------------------------------
+
+def _is_frame(box: Element, widgets: list[Element], rgb: np.ndarray) -> bool:
+    """A bordered box that is no field: a bar along the screen's edge, a group frame around
+    other controls, or a coloured title bar (a field's inside is a neutral base colour)."""
+    b = box.box
+    H, W = rgb.shape[:2]
+    if b.height <= TEXT_AREA_HEIGHT and (b.left <= 1 or b.right >= W - 1):
+        return True       # a strip from the screen's edge: a menu, tool or status bar
+    inner = [w for w in widgets if w is not box and b.contains(w.box.center) and w.box.area < 0.5 * b.area]
+    if any(w.kind in (K.CHECKBOX, K.RADIO, K.TEXT_FIELD, K.COMBO) for w in inner) or \
+            sum(w.kind == K.BUTTON for w in inner) >= 2:
+        return True
+    patch = rgb[b.top + 2:b.bottom - 2, b.left + 2:b.right - 2].reshape(-1, 3)
+    if patch.size == 0:
+        return False
+    colour = np.median(patch, axis=0)
+    return float(colour.max() - colour.min()) > 60
+
+
+def _ink_centred(gray: np.ndarray, box: Box) -> bool:
+    """True when the ink inside a bordered box sits in its middle (a caption), not at its left."""
+    inset = max(3, box.height // 8)
+    patch = gray[box.top + inset:box.bottom - inset, box.left + inset:box.right - inset]
+    if patch.size == 0:
+        return False
+    background = float(np.median(patch))
+    cols = np.flatnonzero((np.abs(patch - background) > _INK).any(axis=0))
+    if cols.size == 0:
+        return False
+    lgap, rgap = int(cols[0]), patch.shape[1] - 1 - int(cols[-1])
+    return lgap >= 4 and abs(lgap - rgap) <= max(4, 0.25 * (lgap + rgap))
+
+
+def _mark_tabs(elements: list[Element], rgb: np.ndarray) -> list[Element]:
+    """Two or more captioned faces side by side with shared top and bottom form a tab bar."""
+    faces = [i for i, e in enumerate(elements) if e.kind == K.BUTTON and e.text]
+    faces.sort(key=lambda i: elements[i].box.left)
+    groups: list[list[int]] = []
+    for i in faces:
+        b = elements[i].box
+        for g in groups:
+            last = elements[g[-1]].box
+            if abs(last.top - b.top) <= 3 and abs(last.bottom - b.bottom) <= 3 and -4 <= b.left - last.right <= 4:
+                g.append(i)
+                break
+        else:
+            groups.append([i])
+    result = list(elements)
+    for g in (g for g in groups if len(g) >= 2):
+        shades = [float(rgb[elements[i].box.top + 2:elements[i].box.bottom - 2,
+                            elements[i].box.left + 2:elements[i].box.right - 2].mean()) for i in g]
+        median = float(np.median(shades))
+        odd = max(range(len(g)), key=lambda k: abs(shades[k] - median))
+        for k, i in enumerate(g):
+            selected = k == odd and abs(shades[k] - median) > 4
+            result[i] = replace(elements[i], kind=K.TAB, checked=selected)
+    return result
+
+
+def _with_label(e: Element, lines: list[TextLine]) -> Element:
+    """Name a widget by the text beside it: right of a checkbox/radio, left of or above a field."""
+    if e.kind in (K.CHECKBOX, K.RADIO):
+        right = [ln for ln in lines if same_row(ln.box, e.box) and -e.box.width // 2 <= ln.box.left - e.box.right <= 3 * e.box.width + 12]
+        left = [ln for ln in lines if same_row(ln.box, e.box) and 0 <= e.box.left - ln.box.right <= 2 * e.box.width]
+        pick = min(right, key=lambda ln: ln.box.left) if right else (max(left, key=lambda ln: ln.box.right) if left else None)
+        return replace(e, label=pick.text) if pick else e
+    if e.kind in (K.TEXT_FIELD, K.COMBO) and e.box.height <= TEXT_AREA_HEIGHT:
+        # (a text area is left unnamed: the text above it is as often a menu or a heading)
+        left = [ln for ln in lines if same_row(ln.box, e.box) and 0 <= e.box.left - ln.box.right <= 200]
+        if left:
+            return replace(e, label=max(left, key=lambda ln: ln.box.right).text)
+        above = [ln for ln in lines if 0 <= e.box.top - ln.box.bottom <= 30
+                 and e.box.left - 12 <= ln.box.left <= e.box.left + e.box.width // 2]
+        if above:
+            return replace(e, label=max(above, key=lambda ln: ln.box.bottom).text)
+    return e
+
+
+def _text_kind(ln: TextLine, rgb: np.ndarray) -> ElementKind:
+    if ln.text.strip() in CLOSE_GLYPHS and ln.box.width <= 32:
+        return K.CLOSE
+    b = ln.box
+    patch = rgb[b.top:b.bottom, b.left:b.right].astype(int)
+    if patch.size == 0:
+        return K.TEXT
+    gray = patch.mean(axis=2)
+    border = np.concatenate([gray[0], gray[-1], gray[:, 0], gray[:, -1]])
+    ink = np.abs(gray - np.median(border)) > _INK
+    if ink.sum() < 8:
+        return K.TEXT
+    r, g, bl = (patch[..., c][ink].mean() for c in range(3))
+    if bl > r + 50 and bl > g + 20:
+        return K.LINK
+    cols = np.flatnonzero(ink.any(axis=0))
+    span = ink[:, cols[0]:cols[-1] + 1]
+    lower = span[span.shape[0] // 2:]
+    if lower.size and (lower.mean(axis=1) > 0.9).any() and span.shape[1] > 2 * span.shape[0] // 3:
+        return K.LINK   # a solid row under the glyphs: underlined text
+    return K.TEXT

@@ -1,0 +1,248 @@
+"""Offline OCR with rapidocr-onnxruntime's PP-OCRv4 models (they ship inside its wheel).
+
+Detection and recognition are driven separately so that each can be made cheap:
+detection runs once on the (optionally down-scaled) frame or on a changed region only,
+and recognition runs only on line crops whose pixels the :class:`OcrCache` has not seen.
+Screen text is horizontal, so crops are axis-aligned and the angle classifier is never used.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ..errors import GuiAgentError
+from ..geometry import Box
+from .ocr_cache import OcrCache, crop_key
+
+log = logging.getLogger(__name__)
+
+_INK_CONTRAST = 40      # grey levels between text and its background
+_MIN_TEXT_SCORE = 0.5   # rapidocr's own default for dropping garbage reads
+
+
+@dataclass(frozen=True)
+class TextLine:
+    """One line (or word group) of text; ``box`` in image pixels."""
+
+    text: str
+    box: Box
+    confidence: float
+
+    def sub_box(self, start: int, end: int) -> Box:
+        """Estimated box of ``text[start:end]``, by each character's share of the line width."""
+        n = len(self.text)
+        if n == 0:
+            return self.box
+        start, end = max(0, min(start, n)), max(0, min(end, n))
+        if end <= start:
+            end = min(n, start + 1)
+            start = end - 1
+        weights = [_char_weight(c) for c in self.text]
+        total = sum(weights)
+        x0 = self.box.left + self.box.width * sum(weights[:start]) / total
+        x1 = self.box.left + self.box.width * sum(weights[:end]) / total
+        return Box.from_corners(x0, self.box.top, x1, self.box.bottom)
+
+    def find(self, substring: str) -> Box | None:
+        """Box of the first case-insensitive occurrence of ``substring``, or None."""
+        at = self.text.lower().find(substring.lower())
+        return None if at < 0 or not substring else self.sub_box(at, at + len(substring))
+
+    def shifted(self, dx: int, dy: int) -> TextLine:
+        b = self.box
+        return replace(self, box=Box(b.left + dx, b.top + dy, b.width, b.height))
+
+
+def _char_weight(c: str) -> float:
+    """Rough advance width of a character in a proportional UI font, in ems."""
+    if c == " ":
+        return 0.32
+    if c in "iljtfI.,:;'!|()[]":
+        return 0.35
+    if c in "mwMW@":
+        return 0.9
+    if c.isupper() or c.isdigit():
+        return 0.65
+    return 0.55 if c.isascii() else 1.0
+
+
+class OcrEngine:
+    """Text detection + cached recognition. Create once and reuse: loading the models costs ~0.3 s.
+
+    ``det_scale``: regions larger than ``full_res_area`` pixels (1920x1080 screens) are shrunk
+    by this factor before text detection (default: down to ``full_res_area`` pixels); smaller
+    ones are detected at full resolution, which reads small UI text best (measured: at 0.75
+    scale some boxes shift and reads degrade, e.g. "Open" -> "open").
+    """
+
+    def __init__(
+        self,
+        *,
+        det_scale: float | None = None,
+        full_res_area: int = 1_100_000,
+        threads: int | None = None,
+        cache: OcrCache | None = None,
+        min_confidence: float = _MIN_TEXT_SCORE,
+    ) -> None:
+        self.det_scale = det_scale
+        self.full_res_area = full_res_area
+        self.threads = threads or max(1, min(4, os.cpu_count() or 1))
+        self.cache = cache if cache is not None else OcrCache()
+        self.min_confidence = min_confidence
+        self.recognized_crops = 0   # crops actually sent to the recogniser (cache misses)
+        self.detect_calls = 0
+        self._ocr = None
+        self._lock = threading.Lock()
+
+    # -- model access -------------------------------------------------------------------
+    def _engine(self):
+        if self._ocr is None:
+            with self._lock:
+                if self._ocr is None:
+                    try:
+                        from rapidocr_onnxruntime import RapidOCR
+                    except ImportError as exc:
+                        raise GuiAgentError(
+                            "OCR needs rapidocr-onnxruntime==1.4.4: pip install 'rapidocr-onnxruntime==1.4.4'"
+                        ) from exc
+                    engine = RapidOCR(
+                        intra_op_num_threads=self.threads, inter_op_num_threads=1, use_cls=False
+                    )
+                    engine.text_rec.rec_batch_num = 1   # measured: batching pads crops and is slower
+                    self._ocr = engine
+        return self._ocr
+
+    # -- public API ---------------------------------------------------------------------
+    def read(self, image, region: Box | None = None) -> list[TextLine]:
+        """All text lines of ``image`` (PIL RGB image or RGB array), or of ``region`` of it."""
+        rgb = np.asarray(image.convert("RGB") if hasattr(image, "convert") else image)
+        bgr = np.ascontiguousarray(rgb[:, :, ::-1])
+        return self.read_bgr(bgr, region)
+
+    def read_bgr(self, bgr: np.ndarray, region: Box | None = None) -> list[TextLine]:
+        boxes = self.detect(bgr, region)
+        return self.recognize_boxes(bgr, boxes)
+
+    def detect(self, bgr: np.ndarray, region: Box | None = None) -> list[Box]:
+        """Axis-aligned text boxes in image pixels, split at wide gaps between words."""
+        h, w = bgr.shape[:2]
+        region = (region or Box(0, 0, w, h)).clip(w, h)
+        if region.width < 4 or region.height < 4:
+            return []
+        crop = bgr[region.top:region.bottom, region.left:region.right]
+        scale = 1.0
+        if region.area > self.full_res_area:
+            scale = self.det_scale or (self.full_res_area / region.area) ** 0.5
+        boxes = [b for b in self._detect_crop(crop, scale)]
+        out: list[Box] = []
+        for b in boxes:
+            for part in _split_at_gaps(crop, b):
+                out.append(Box(part.left + region.left, part.top + region.top, part.width, part.height))
+        return out
+
+    def recognize_boxes(self, bgr: np.ndarray, boxes: list[Box]) -> list[TextLine]:
+        crops = [bgr[b.top:b.bottom, b.left:b.right] for b in boxes]
+        reads = self.recognize(crops)
+        return [
+            TextLine(text.strip(), box, conf)
+            for box, (text, conf) in zip(boxes, reads, strict=True)
+            if conf >= self.min_confidence and text.strip()
+        ]
+
+    def recognize(self, crops: list[np.ndarray]) -> list[tuple[str, float]]:
+        """(text, confidence) per crop; crops seen before come from the cache."""
+        keys = [crop_key(c) for c in crops]
+        results: list[tuple[str, float] | None] = [self.cache.get(k) for k in keys]
+        todo = [i for i, r in enumerate(results) if r is None]
+        if todo:
+            fresh = self._recognize_uncached([crops[i] for i in todo])
+            for i, value in zip(todo, fresh, strict=True):
+                results[i] = value
+                self.cache.put(keys[i], value)
+        return [r for r in results if r is not None]
+
+    # -- internals ----------------------------------------------------------------------
+    def _recognize_uncached(self, crops: list[np.ndarray]) -> list[tuple[str, float]]:
+        self.recognized_crops += len(crops)
+        rec, _elapsed = self._engine().text_rec(list(crops))
+        return [(str(r[0]), float(r[1])) for r in rec]
+
+    def _detect_crop(self, crop: np.ndarray, scale: float) -> list[Box]:
+        import cv2
+
+        self.detect_calls += 1
+        det = self._engine().text_det
+        h, w = crop.shape[:2]
+        sh, sw = max(1, round(h * scale)), max(1, round(w * scale))
+        small = crop if (sh, sw) == (h, w) else cv2.resize(crop, (sw, sh), interpolation=cv2.INTER_AREA)
+        ph, pw = -sh % 32 or 0, -sw % 32 or 0
+        if sh + ph < 32:
+            ph = 32 - sh
+        if sw + pw < 32:
+            pw = 32 - sw
+        if ph or pw:
+            small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
+        x = (small.astype(np.float32) * (2 / 255.0) - 1.0).transpose(2, 0, 1)[None]
+        pred = det.infer(x)[0]
+        # postprocess maps the prediction onto the given shape: the padded frame in crop pixels
+        polys, _scores = det.postprocess_op(pred, ((sh + ph) / scale, (sw + pw) / scale))
+        boxes = []
+        for poly in polys:
+            x0, y0 = np.floor(poly.min(axis=0))
+            x1, y1 = np.ceil(poly.max(axis=0))
+            b = Box.from_corners(max(0, x0), max(0, y0), min(w, x1), min(h, y1))
+            if b.width > 3 and b.height > 3:
+                boxes.append(b)
+        return boxes
+
+
+def _split_at_gaps(crop: np.ndarray, box: Box) -> list[Box]:
+    """Split a detected box where a blank gap wider than ~1.2 text heights separates two texts.
+
+    Detection often joins two labels that sit close on one row ("Name  Cancel"), or a label and
+    the text inside the field beside it ("Region:Europe", across the field's border); splitting
+    them keeps each element's text and box its own.
+    """
+    patch = crop[box.top:box.bottom, box.left:box.right]
+    if patch.size == 0 or box.width < 2 * box.height:
+        return [box]
+    gray = patch.mean(axis=2)
+    border = np.concatenate([gray[0], gray[-1], gray[:, 0], gray[:, -1]])
+    ink = np.abs(gray - np.median(border)) > _INK_CONTRAST
+    col_fill = ink.mean(axis=0)
+    cols = (col_fill > 0) & (col_fill < 0.8)   # a full-height column is a widget border, not text
+    if not cols.any():
+        return [box]
+    # a word space is up to ~0.7 em in monospaced fonts; two labels lie further apart than that
+    rows = np.flatnonzero(ink[:, cols].any(axis=1))
+    min_gap = max(10, round(1.2 * (rows[-1] - rows[0] + 1)))
+    xs = np.flatnonzero(cols)
+    first, last = int(xs[0]), int(xs[-1])
+    is_border = col_fill >= 0.8
+    parts: list[tuple[int, int]] = []
+    start, run, fenced = first, 0, False
+    for x in range(first, last + 1):
+        if cols[x]:
+            # a wide gap, or a widget's border with space around it (not a '$' or 'l' stem)
+            if run >= min_gap or (fenced and run >= 5):
+                parts.append((start, x - run))
+                start = x
+            run, fenced = 0, False
+        else:
+            run += 1
+            fenced = fenced or bool(col_fill[x] >= 0.95)
+    parts.append((start, last + 1))
+    borders = np.flatnonzero(is_border)
+    pad = max(2, box.height // 6)
+    out = []
+    for a, b in parts:
+        lo = int(borders[borders < a].max()) + 1 if (borders < a).any() else 0
+        hi = int(borders[borders >= b].min()) if (borders >= b).any() else box.width
+        a, b = max(lo, a - pad), min(hi, b + pad)
+        out.append(Box(box.left + a, box.top, b - a, box.height))
+    return out

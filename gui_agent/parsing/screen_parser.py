@@ -1,0 +1,198 @@
+"""Pixels -> typed elements in reading order, fast enough to run on every agent step.
+
+``ScreenParser`` keeps the previous frame and its text lines internally (one parser per
+screen stream; call :meth:`ScreenParser.reset` to forget them). Each ``parse``:
+
+1. returns at once the parse of a frame seen recently (whole-frame cache keyed by its pixels);
+2. otherwise diffs the frame against the previous one; when a small part changed, text is
+   re-detected only in the changed regions (padded, and grown to cover the old text lines they
+   touch) and the lines of unchanged regions are kept; else text is detected on the full frame;
+3. recognises only line crops the OCR cache has not seen;
+4. detects widgets on the full frame (tens of ms) and fuses them with the text lines.
+
+``last_timings`` holds seconds per stage of the latest parse: ``hash``, ``diff``, ``detect``,
+``recognize``, ``widgets``, ``fuse``, ``total`` (and ``cached`` = 1.0 for a cache hit).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..geometry import Box
+from .elements import ScreenParse
+from .fusion import cut_boxes_at_indicators, fuse
+from .ocr import OcrEngine, TextLine
+from .ocr_cache import crop_key
+from .reading_order import reading_order
+from .widgets import detect_widgets
+
+log = logging.getLogger(__name__)
+
+_TILE = 16
+
+
+@dataclass(frozen=True)
+class _Frame:
+    parse: ScreenParse
+    lines: tuple[TextLine, ...]
+
+
+class ScreenParser:
+    """Parses screenshots into a :class:`ScreenParse`; reuse one instance across steps."""
+
+    def __init__(self, ocr: OcrEngine | None = None, *, incremental: bool = True,
+                 max_changed_fraction: float = 0.4, frame_cache_size: int = 8,
+                 region_pad: int = 8) -> None:
+        self.ocr = ocr or OcrEngine()
+        self.incremental = incremental
+        self.max_changed_fraction = max_changed_fraction
+        self.region_pad = region_pad
+        self.last_timings: dict[str, float] = {}
+        self.last_regions: list[Box] = []   # regions re-read by the latest parse (full frame = one)
+        self._frames: OrderedDict[bytes, _Frame] = OrderedDict()
+        self._frame_cache_size = frame_cache_size
+        self._prev_rgb: np.ndarray | None = None
+        self._prev: _Frame | None = None
+
+    def reset(self) -> None:
+        self._frames.clear()
+        self._prev_rgb, self._prev = None, None
+
+    def parse(self, image) -> ScreenParse:
+        """Parse an Observation, a PIL image or an RGB array."""
+        import cv2
+
+        t0 = time.perf_counter()
+        timings: dict[str, float] = {}
+        rgb = _as_rgb(image)
+        h, w = rgb.shape[:2]
+
+        t = time.perf_counter()
+        key = crop_key(rgb)
+        timings["hash"] = time.perf_counter() - t
+        hit = self._frames.get(key)
+        if hit is not None:
+            self._frames.move_to_end(key)
+            self._prev_rgb, self._prev = rgb, hit
+            timings.update(cached=1.0, total=time.perf_counter() - t0)
+            self.last_timings, self.last_regions = timings, []
+            return hit.parse
+
+        t = time.perf_counter()
+        regions = self._changed_regions(rgb)
+        timings["diff"] = time.perf_counter() - t
+        bgr = np.ascontiguousarray(rgb[:, :, ::-1])
+
+        t = time.perf_counter()
+        if regions is None:
+            kept: list[TextLine] = []
+            boxes = self.ocr.detect(bgr)
+            self.last_regions = [Box(0, 0, w, h)]
+        else:
+            kept = [ln for ln in self._prev.lines if not any(ln.box.intersection(r) for r in regions)]
+            boxes = [b for r in regions for b in self.ocr.detect(bgr, r)]
+            self.last_regions = regions
+        timings["detect"] = time.perf_counter() - t
+
+        t = time.perf_counter()
+        widgets = detect_widgets(rgb)
+        timings["widgets"] = time.perf_counter() - t
+
+        t = time.perf_counter()
+        gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+        boxes = cut_boxes_at_indicators(boxes, widgets, gray)
+        lines = kept + self.ocr.recognize_boxes(bgr, boxes)
+        timings["recognize"] = time.perf_counter() - t
+
+        t = time.perf_counter()
+        elements = fuse(lines, widgets, rgb, reread=lambda boxes: self.ocr.recognize_boxes(bgr, boxes), gray=gray)
+        parsed = ScreenParse(tuple(reading_order(elements, lambda e: e.box)), w, h)
+        timings["fuse"] = time.perf_counter() - t
+
+        frame = _Frame(parsed, tuple(lines))
+        self._frames[key] = frame
+        while len(self._frames) > self._frame_cache_size:
+            self._frames.popitem(last=False)
+        self._prev_rgb, self._prev = rgb, frame
+        timings["total"] = time.perf_counter() - t0
+        self.last_timings = timings
+        log.debug("parsed %dx%d in %.3fs: %s", w, h, timings["total"], timings)
+        return parsed
+
+    def _changed_regions(self, rgb: np.ndarray) -> list[Box] | None:
+        """Padded, merged regions that differ from the previous frame; None = parse everything."""
+        import cv2
+
+        prev = self._prev_rgb
+        if not self.incremental or prev is None or self._prev is None or prev.shape != rgb.shape:
+            return None
+        h, w = rgb.shape[:2]
+        changed = np.any(prev != rgb, axis=2)
+        th, tw = -(-h // _TILE), -(-w // _TILE)
+        padded = np.zeros((th * _TILE, tw * _TILE), bool)
+        padded[:h, :w] = changed
+        tiles = padded.reshape(th, _TILE, tw, _TILE).any(axis=(1, 3)).astype(np.uint8)
+        if tiles.mean() > self.max_changed_fraction:
+            return None
+        count, _labels, stats, _ = cv2.connectedComponentsWithStats(tiles, connectivity=8)
+        regions: list[Box] = []
+        for x, y, bw, bh, _area in stats[1:count]:
+            # tight box of the changed pixels inside the component's tiles
+            sub = changed[y * _TILE:(y + bh) * _TILE, x * _TILE:(x + bw) * _TILE]
+            ys, xs = np.nonzero(sub.any(axis=1))[0], np.nonzero(sub.any(axis=0))[0]
+            box = Box.from_corners(x * _TILE + xs[0], y * _TILE + ys[0],
+                                   x * _TILE + xs[-1] + 1, y * _TILE + ys[-1] + 1)
+            regions.append(box.expand(self.region_pad).clip(w, h))
+        regions = _grow_over_lines(regions, self._prev.lines, w, h)
+        if sum(r.area for r in regions) > self.max_changed_fraction * w * h:
+            return None
+        return regions
+
+
+def _grow_over_lines(regions: list[Box], lines: tuple[TextLine, ...], w: int, h: int) -> list[Box]:
+    """Grow regions over old text lines they touch, and merge overlapping ones, until stable."""
+    changed = True
+    while changed:
+        changed = False
+        for i, r in enumerate(regions):
+            for ln in lines:
+                if not r.intersection(ln.box):
+                    continue
+                grown = _union(r, ln.box.expand(4)).clip(w, h)
+                if grown != r:  # compare after clipping, or a line at the edge never settles
+                    regions[i] = r = grown
+                    changed = True
+        merged: list[Box] = []
+        for r in regions:
+            for j, m in enumerate(merged):
+                if m.intersection(r):
+                    merged[j] = _union(m, r)
+                    changed = True
+                    break
+            else:
+                merged.append(r)
+        regions = merged
+    return regions
+
+
+def _union(a: Box, b: Box) -> Box:
+    return Box.from_corners(min(a.left, b.left), min(a.top, b.top), max(a.right, b.right), max(a.bottom, b.bottom))
+
+
+def _as_rgb(image) -> np.ndarray:
+    if hasattr(image, "image") and hasattr(image, "monitor"):   # an Observation
+        image = image.image
+    if isinstance(image, np.ndarray):
+        arr = image
+    else:
+        arr = np.asarray(image.convert("RGB") if image.mode != "RGB" else image)
+    if arr.ndim != 3 or arr.shape[2] != 3:
+        from ..errors import CaptureError
+
+        raise CaptureError(f"expected an RGB image, got an array of shape {arr.shape}")
+    return arr

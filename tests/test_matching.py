@@ -1,0 +1,48 @@
+import pytest
+
+from gui_agent.geometry import Box
+from gui_agent.grounding.matching import levenshtein, match_text, normalize, ocr_fold, sub_box
+
+
+def test_grades_are_ordered():
+    exact = match_text("Save", "Save")
+    case = match_text("save", "Save")
+    punct = match_text("Email", "Email:")
+    ocr = match_text("OK", "0K")
+    fuzzy = match_text("Preferences", "Preferenses")
+    partial = match_text("Save", "Save As")
+    assert exact.score > case.score > punct.score > ocr.score > fuzzy.score
+    assert partial.partial and partial.score < case.score
+
+
+@pytest.mark.parametrize("query, text", [
+    ("Bold", "8old"), ("Modem", "Modern"), ("Save", "5ave"), ("Hello", "HeIlo"), ("Window", "Wlndow"),
+    ("wave", "vvave"), ("Open…", "Open..."), ("Name", "Name:"), ("Remember me", "Rememberme"),
+])
+def test_ocr_confusions_match(query, text):
+    m = match_text(query, text)
+    assert m is not None and m.score >= 0.9 and not m.partial
+
+
+@pytest.mark.parametrize("query, text", [
+    ("Cut", "Cat"), ("Delete", "Select"), ("Subscribe now", "Subscribe to newsletter"), ("OK", "Cancel"),
+])
+def test_different_words_do_not_match(query, text):
+    assert match_text(query, text) is None
+
+
+def test_partial_span_and_sub_box():
+    line = "Do you want to save changes"
+    m = match_text("changes", line)
+    assert m.partial and line[m.start:m.end] == "changes"
+    box = Box(100, 10, 270, 20)
+    sub = sub_box(box, line, m.start, m.end)
+    assert box.left + box.width * 0.6 < sub.center.x < box.right
+    words = [Box(100 + 40 * i, 10, 35, 20) for i in range(6)]
+    assert sub_box(box, line, m.start, m.end, words) == words[5]
+
+
+def test_helpers():
+    assert normalize("  Save   As… ") == "save as"
+    assert ocr_fold("C0ntro1") == ocr_fold("Control")
+    assert levenshtein("kitten", "sitting") == 3
