@@ -7,8 +7,9 @@ screen stream; call :meth:`ScreenParser.reset` to forget them). Each ``parse``:
 2. otherwise diffs the frame against the previous one; when a small part changed, text is
    re-detected only in the changed regions (padded, and grown to cover the old text lines they
    touch) and the lines of unchanged regions are kept; else text is detected on the full frame;
-3. recognises only line crops the OCR cache has not seen;
-4. detects widgets on the full frame (tens of ms) and fuses them with the text lines.
+3. detects widgets on the full frame (tens of ms) and cuts check boxes / radios out of the
+   text boxes that swallowed them (:mod:`.fusion`);
+4. recognises only line crops the OCR cache has not seen, and fuses widgets and lines.
 
 ``last_timings`` holds seconds per stage of the latest parse: ``hash``, ``diff``, ``detect``,
 ``recognize``, ``widgets``, ``fuse``, ``total`` (and ``cached`` = 1.0 for a cache hit).
