@@ -180,7 +180,7 @@ def run_demo(out: Path, headless: bool = False, only: str | None = None) -> int:
             verdict = "PASS" if passed else "FAIL"
             tail = f" — {detail}" if detail else (f" ({result.reason})" if result.reason else "")
             print(f"    {verdict} in {result.seconds:.1f}s{tail}", flush=True)
-            entries.append(ReportEntry(f"{number}. {task.name}", result, passed, task.expects, detail))
+            entries.append(ReportEntry(task.name, result, passed, task.expects, detail))
     index = write_report(out, "gui-agent demo on the playground app", entries)
     passed = sum(e.passed for e in entries)
     steps = sum(len(e.result.steps) for e in entries)
