@@ -1,4 +1,4 @@
-"""`gui-agent` command line: run | screenshot | playground | app | demo | bench.
+"""`gui-agent` command line: run | screenshot | playground | app | demo | batch | bench.
 
 Heavy modules are imported inside each command so that `gui-agent --help` and an offline
 `gui-agent run` start fast.
@@ -62,6 +62,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=Path("demo-report"), help="report folder")
     p.add_argument("--tasks", help="comma-separated task numbers to run (default: all)")
 
+    from .commands.batch import add_batch_parser
+
+    add_batch_parser(sub)
+
     p = sub.add_parser("bench", help="reproducible measurements")
     bsub = p.add_subparsers(dest="bench", metavar="BENCH")
     bsub.required = True
@@ -69,6 +73,12 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--repeats", type=int, default=5)
     b.add_argument("--sizes", default="1280x800,1920x1080")
     b.add_argument("--json", type=Path, help="also write the figures here")
+    b = bsub.add_parser("miniwob", help="MiniWoB++ tasks from pixels with real input (needs chromium)",
+                        description="Run MiniWoB++ tasks in chromium on a virtual display: the agent "
+                        "sees only screenshots and acts with the real mouse and keyboard.")
+    from .bench.miniwob import add_arguments as add_miniwob_arguments
+
+    add_miniwob_arguments(b)
     return parser
 
 
@@ -102,6 +112,14 @@ def main(argv: list[str] | None = None) -> int:
             from .demo import run_demo
 
             return run_demo(out=args.out, headless=args.headless, only=args.tasks)
+        if args.command == "bench" and args.bench == "miniwob":
+            from .bench.miniwob import run_miniwob_bench
+
+            return run_miniwob_bench(args)
+        if args.command == "batch":
+            from .commands.batch import batch_command
+
+            return batch_command(args)
         if args.command == "bench":
             from .bench.latency import run_latency_bench
 

@@ -38,6 +38,7 @@ class Settings:
     monitor: int = 1
     settle_timeout: float = 3.0         # seconds to wait for two equal frames after an action
     settle_interval: float = 0.05
+    settle_change_grace: float = 1.5   # when an action changed nothing yet, wait this long for a change
     stop_hotkey: str = "<ctrl>+<alt>+<esc>"
     runs_dir: Path = field(default_factory=lambda: user_data_dir() / "runs")
     save_screenshots: bool = True

@@ -1,0 +1,37 @@
+"""`gui-agent batch SUITE.yaml`: run a task suite unattended and write results and a report."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def add_batch_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("batch", help="run a task suite (YAML) unattended on virtual displays",
+                       description=(
+        "Run every task of a suite file with the offline planner, each checked against the "
+        "application's real outcome. Results are appended to OUT/results.jsonl as each task "
+        "ends; the report is OUT/index.html. Exit status: 0 all passed, 1 some failed, "
+        "2 the suite could not run."))
+    p.add_argument("suite", type=Path, help="the suite file (YAML)")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="tasks run in parallel, each worker on its own virtual display (default 1)")
+    p.add_argument("--headless", action="store_true",
+                   help="always use virtual displays (automatic with --workers > 1 or no display)")
+    p.add_argument("--resume", action="store_true",
+                   help="keep OUT/results.jsonl and skip the tasks that already passed")
+    p.add_argument("--quiet", action="store_true", help="plain lines instead of a progress bar")
+    p.add_argument("--out", type=Path, help="output folder (default: batch-out/<suite name>)")
+    p.add_argument("--only", action="append", default=[], metavar="PATTERN",
+                   help="run only tasks whose id matches this glob (repeatable)")
+
+
+def batch_command(args: argparse.Namespace) -> int:
+    from ..batch.runner import BatchOptions, run_batch
+    from ..errors import ConfigError
+
+    if args.workers < 1:
+        raise ConfigError("--workers must be at least 1")
+    out = args.out or Path("batch-out") / args.suite.stem
+    return run_batch(BatchOptions(args.suite, out, args.workers, args.headless, args.resume,
+                                  args.quiet, tuple(args.only)))
