@@ -58,8 +58,8 @@ CASES = [
     ("press Down 3 times", "hotkey('down') ; hotkey('down') ; hotkey('down')"),
     # select / choose / pick
     ('select "Blue" from Color', 'click(\'the Color dropdown\') ; click(\'"Blue"\')'),
-    ("choose Blue in the Color dropdown", "click('the Color dropdown') ; click('Blue')"),
-    ("pick Red from the Colour menu", "click('the Colour menu') ; click('Red')"),
+    ("choose Blue in the Color dropdown", "click('the Color dropdown') ; click('\"Blue\"')"),
+    ("pick Red from the Colour menu", "click('the Colour menu') ; click('\"Red\"')"),
     ("select the Advanced tab", "click('the Advanced tab')"),
     ("select the 2nd item in the list", "click('the 2nd item in the list')"),
     ("choose File > Save As", "click('File') ; click('Save As')"),
@@ -163,6 +163,111 @@ CASES = [
 ]
 
 
+# Wider readings of English UI instructions (each a general reading, not a task's rule).
+WIDER_CASES = [
+    # a preposition after focus/click is not part of the target
+    ("Focus into the textbox.", "click('the textbox')"),
+    ("Focus into the 2nd input textbox.", "click('the 2nd input textbox')"),
+    ("click in the Name field", "click('the Name field')"),
+    # 'the <noun> "VALUE"': the noun describes the value (and names the field when none is given)
+    ('Enter the password "JOZgP" into both text fields and press submit.',
+     "type('JOZgP', into='the 1st text field') ; type('JOZgP', into='the 2nd text field') | "
+     "click('submit')"),
+    ('type "5" into the three text fields',
+     "type('5', into='the 1st text field') ; type('5', into='the 2nd text field') ; "
+     "type('5', into='the 3rd text field')"),
+    ('Enter the username "nieves" and the password "DL" into the text fields and press login.',
+     "type('nieves', into='the username field') ; type('DL', into='the password field') | "
+     "click('login')"),
+    ('Enter the username "ann", the password "pw", and press login.',
+     "type('ann', into='the username field') ; type('pw', into='the password field') | click('login')"),
+    ('fill in the username "a" and the password "b"',
+     "type('a', into='the username field', clear=True) ; type('b', into='the password field', clear=True)"),
+    ('Enter your email "a@b.c"', "type('a@b.c', into='the email field')"),
+    ('type the text "hello" into Name', "type('hello', into='the Name field')"),
+    ('Check the 3rd radio button, enter the number "-15" into the 1st textbox, and hit submit.',
+     "click('the 3rd radio button') | type('-15', into='the 1st textbox') | click('submit')"),
+    ("Enter 10/23/2012 as the date and hit submit.",
+     "type('10/23/2012', into='the date field') | click('submit')"),
+    ('Type "XYZ" in lower case letters in the text input and press Submit.',
+     "type('xyz', into='the text input') | click('Submit')"),
+    ('type "abc" in all caps', "type('ABC')"),
+    # lists of items, and no item
+    ("Select 81jioM, aPV, Tr3 and click Submit.",
+     "click('\"81jioM\"') ; click('\"aPV\"') ; click('\"Tr3\"') | click('Submit')"),
+    ("Select nothing and click Submit.", " | click('Submit')"),
+    ("Tick Red, Green and Blue",
+     "click('the Red checkbox') ; click('the Green checkbox') ; click('the Blue checkbox')"),
+    ('tick "Red" and "Blue"', "click('the \"Red\" checkbox') ; click('the \"Blue\" checkbox')"),
+    ("check Terms and Conditions", "click('the Terms and Conditions checkbox')"),
+    ("Select Harriette from the list and click Submit.",
+     "click('the list') ; click('\"Harriette\"') | click('Submit')"),
+    ("Select Ashley, Emma from the scroll list", "click('\"Ashley\"') ; click('\"Emma\"')"),
+    ("Select ewuF and click Submit.", "click('\"ewuF\"') | click('Submit')"),
+    ("Select Leigh>Maddie>Vina", "click('Leigh') ; click('Maddie') ; click('Vina')"),
+    # 'X by clicking Y' is Y; closing a dialog is clicking its close button
+    ('Close the dialog box by clicking the "x".', "click('\"x\"')"),
+    ("Close the dialog", "click('the close button')"),
+    ("dismiss the alert", "click('the close button')"),
+    ("close the Settings dialog", "click('the close button in the Settings dialog')"),
+    ("Sort the table by clicking the Name column", "click('the Name column')"),
+    # looking around plans nothing; 'find and click X' clicks X; a named element is its name
+    ('Navigate through the file tree. Find and click on the folder or file named "Myron".',
+     " | click('\"Myron\"')"),
+    ('Switch between the tabs to find and click on the link "xyz".', " | click('the link \"xyz\"')"),
+    ('Expand the pie menu below and click on the item labeled "m".',
+     "click('the pie menu') | click('\"m\"')"),
+    ('Choose 2 from the dropdown, then click the button labeled "Yes".',
+     "click('the dropdown') ; click('\"2\"') | click('the button \"Yes\"')"),
+    ("Click on the link labelled Lorem ipsum", "click('the link \"Lorem ipsum\"')"),
+    ('Click the button in the dialog box labeled "x".', "click('\"x\"')"),
+    ('open the file named "report.txt"', "click('\"report.txt\"', clicks=2)"),
+    ('Click on a "textarea" widget.', "click('the text area')"),
+    # number inputs are typed into
+    ("Select 4 with the spinner and hit Submit.",
+     "type('4', into='the spinner', clear=True) | click('Submit')"),
+    ("set the Quantity field to 3", "type('3', into='the Quantity field', clear=True)"),
+    # an unanchored place word is dropped; a sentence-final period never reaches a target
+    ("Expand the section below and click submit.", "click('the section') | click('submit')"),
+    ('Click the link labeled "Next" below', "click('the link \"Next\"')"),
+    ("Click on Tab #2.", "click('Tab #2')"),
+    ("Click the button.", "click('the button')"),
+    ("Click Submit.", "click('Submit')"),
+    ("Submit the form", "click('Submit')"),
+    ('Click on the "OK" button.', "click('the \"OK\" button')"),
+    ('Click on the link "Ipsum".', "click('the link \"Ipsum\"')"),
+    ('Press the "Next" button', "click('the \"Next\" button')"),
+    ('Type "abc" in the text box', "type('abc', into='the text box')"),
+    ('Enter "Ann" into the text field and press Submit.', "type('Ann', into='the text field') | click('Submit')"),
+    ('Check the box next to "Yes"', "click('the box next to \"Yes\"')"),
+    ('Select "Blue" from the dropdown and click Submit', "click('the dropdown') ; click('\"Blue\"') | click('Submit')"),
+    ("Choose Red from the menu", "click('the menu') ; click('\"Red\"')"),
+    ("Click the 3rd link", "click('the 3rd link')"),
+    ("Click button ONE, then click button TWO.", "click('button ONE') | click('button TWO')"),
+    # copying the text of an area selects it first; 'use X to type Y' types into X
+    ("Copy the text from the area below and paste it into the text box",
+     "click('the area') ; hotkey('ctrl', 'a') ; hotkey('ctrl', 'c') | click('the text box') ; "
+     "hotkey('ctrl', 'v')"),
+    ("copy the text from the paragraph below", "click('the paragraph', clicks=3) ; hotkey('ctrl', 'c')"),
+    ("Highlight the text in the paragraph below and click submit.",
+     "click('the paragraph', clicks=3) | click('submit')"),
+    ('Use the textbox to enter "xyz" and press "Search", then find and click the 7th search result.',
+     "type('xyz', into='the textbox') | click('\"Search\"') | click('the 7th search result')"),
+]
+
+
+@pytest.mark.parametrize(("task", "expected"), WIDER_CASES, ids=[c[0][:40] for c in WIDER_CASES])
+def test_wider_phrasing_becomes_actions(task: str, expected: str) -> None:
+    assert plan_text(task) == expected
+
+
+def test_a_rewritten_clause_keeps_its_text_as_written() -> None:
+    (item,) = parse_instructions('Close the dialog box by clicking the "x".')
+    assert item.text == 'Close the dialog box by clicking the "x"'
+    first, second = parse_instructions("Navigate through the file tree. Click OK")
+    assert (first.text, first.actions) == ("Navigate through the file tree", ())
+
+
 @pytest.mark.parametrize(("task", "expected"), CASES, ids=[c[0][:40] for c in CASES])
 def test_phrasing_becomes_actions(task: str, expected: str) -> None:
     assert plan_text(task) == expected
@@ -225,7 +330,7 @@ ERRORS = [
     ("scroll down 500 times", ["'500 times'"]),
     ("press Tab Tab", ["press Tab Tab", "one key combination"]),
     ("press the Frob key", ["'Frob'", "key name"]),
-    ("click OK then Close", ['"Close"', "'Close' is not one"]),
+    ("click OK then Cancel", ['"Cancel"', "'Cancel' is not one"]),
     ("drag the file", ["drag the file", "destination"]),
     ("wait for the weekend", ["'the weekend'"]),
     ("open report.txt", ["report.txt", "double-click"]),
@@ -240,6 +345,15 @@ ERRORS = [
     ("click OK. and then... hmm", ['"hmm"']),
     ('type "Ann" into the Name field and "Lee" into Surname', ["'into the Name field and \"Lee\"'"]),
     ("drag the slider to the right", ["'the right' is a direction"]),
+    ('type "a" into all text fields', ["cannot count 'all text fields'", "1st text field"]),
+    ('type "a" into the text fields', ["several text fields", "both text fields"]),
+    ('type the username "a" and the password "b" into the Name field', ["2 values but one field"]),
+    ("Select words similar to grin, sad", ["'words similar to grin' is not a short item"]),
+    ("Select 14 with the slider", ["slider is set by dragging"]),
+    ("set the volume slider to 50", ["slider is set by dragging"]),
+    ("set up my email", ["'set' without 'to'"]),
+    ("close Firefox", ["close dialogs and windows", "Alt+F4"]),
+    ('navigate through the tree to find "Myron"', ["is a goal", "click \"Myron\""]),
 ]
 
 
@@ -268,6 +382,9 @@ _WORDS = st.sampled_from([
     "into", "in", "the", "Name", "field", "from", "select", "check", "wait", "for", "2", "s",
     "scroll", "down", "drag", "to", "log", "as", "password", "open", "menu", "Enter", "ctrl+s",
     "times", "twice", "with", "fill", "clear", "by", "app", "\n", "hover", "over", ">",
+    "clicking", "both", "all", "fields", "use", "nothing", "spinner", "slider", "named", "below",
+    "close", "navigate", "through", "find", "copy", "paste", "it", "as", "lower", "case", "set",
+    "highlight", "list", "dialog", "box", "widget", "password", "two", "A>B", '"x"',
 ])
 
 

@@ -214,3 +214,26 @@ def test_actions_of_ask_user_answers_do_not_count(obs: Observation) -> None:
     history.append(StepRecord(AskUser("sure?"), 0, True, "user answered: yes"))
     action: Action = worker.next_action(sub, obs, history)
     assert action == Click("A")
+
+
+def test_a_subtask_without_actions_is_done_at_once(obs: Observation) -> None:
+    task = 'Navigate through the file tree. Find and click on the folder or file named "Myron".'
+    subs = OfflineManager().plan(task, obs)
+    assert [(s.instruction, s.actions) for s in subs] == [
+        ("Navigate through the file tree", ()),
+        ('click on the folder or file named "Myron"', (Click('"Myron"'),)),
+    ]
+    assert run_loop(offline_planner(), task, obs) == ("done", ["click('\"Myron\"')"])
+
+
+def test_selecting_nothing_only_submits(obs: Observation) -> None:
+    assert run_loop(offline_planner(), "Select nothing and click Submit.", obs) == (
+        "done", ["click('Submit')"])
+
+
+def test_a_value_typed_into_both_fields_runs_field_by_field(obs: Observation) -> None:
+    status, performed = run_loop(offline_planner(), 'Enter the password "pw" into both text fields', obs,
+                                 fails={"type('pw', into='the 2nd text field')": 1})
+    assert status == "done"
+    assert performed == ["type('pw', into='the 1st text field')", "type('pw', into='the 2nd text field')",
+                         "type('pw', into='the 1st text field')", "type('pw', into='the 2nd text field')"]

@@ -10,6 +10,8 @@ How a task is read:
    "after that", "afterwards", "finally"; at ``,``, "and" and "also" only when a known verb
    follows ('click "Terms and Conditions"', 'click Terms and Conditions' and
    'type Tom and Jerry' stay one clause; 'type Ann and press Enter' becomes two).
+   "find and", "locate and" before a verb at the start of a clause are dropped ('Find and
+   click on X' is 'click on X').
 3. Each clause starts with a verb phrase (after fillers such as "please", "first", "then");
    :mod:`.verbs` reads the rest. A clause it cannot read raises :class:`PlanningError` naming
    the clause and the words it could not place. Nothing is ever guessed.
@@ -40,11 +42,12 @@ class Clause:
 
     tokens: tuple[str, ...]
     quotes: tuple[tuple[str, str], ...]  # (content, as written with its quote marks)
+    as_written: str = ""  # set when the tokens are a rewrite ('X by clicking Y' -> 'click Y')
 
     @property
     def text(self) -> str:
         """The clause as the user wrote it (spacing normalised)."""
-        return render(self.tokens, self, original=True)
+        return self.as_written or render(self.tokens, self, original=True)
 
     def quoted(self, token: str) -> str | None:
         """The text inside the quotes a placeholder token stands for, else None."""
@@ -175,6 +178,10 @@ def _split_sentence(words: list[str]) -> list[list[str]]:
     parts: list[list[str]] = [[]]
     i = 0
     while i < len(words):
+        lead = _phrase_len(words, i, vocab.SEARCH_LEADS) if not parts[-1] else 0
+        if lead and i + lead < len(words) and match_verb(words[i + lead:i + lead + 6]) is not None:
+            i += lead  # 'find and click X': the click is the step
+            continue
         strong = _phrase_len(words, i, vocab.STRONG_CONNECTORS)
         if strong:
             parts.append([])

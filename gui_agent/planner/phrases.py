@@ -31,13 +31,68 @@ def lower_word(tok: str) -> str:
 
 
 def desc(clause: Clause, toks: Tokens) -> str:
-    """A target description: a lone quoted text kept quoted, anything else as written."""
+    """A target description: a lone quoted text kept quoted, anything else as written.
+
+    Two readings make it plainer for the grounder: a trailing place word without an anchor
+    is dropped ('the section below' -> 'the section'), and a named element becomes its name
+    ('the folder or file named "Myron"' -> '"Myron"'; 'the link labelled Ipsum' ->
+    'the link "Ipsum"'; 'a "button" widget' -> 'the button').
+    """
+    toks = drop_unanchored(toks)
+    if len(toks) == 2 and lower_word(toks[0]) in vocab.ARTICLES and clause.quoted(toks[1]) is not None:
+        toks = toks[1:]  # 'the "x"' is the text "x"
     if len(toks) == 1 and clause.quoted(toks[0]) is not None:
-        text = clause.quoted(toks[0]) or ""
-        if not text.strip():
-            return ""
-        return f"'{text}'" if '"' in text else f'"{text}"'
-    return words_of(clause, toks)
+        return quote(clause.quoted(toks[0]) or "")
+    return _named(clause, toks) or _widget(clause, toks) or words_of(clause, toks)
+
+
+def quote(text: str) -> str:
+    """A text the grounder must match literally: in double quotes (single if it has one)."""
+    if not text.strip():
+        return ""
+    return f"'{text}'" if '"' in text else f'"{text}"'
+
+
+def drop_unanchored(toks: Tokens) -> Tokens:
+    """'the section below' -> 'the section': a place word at the end with nothing to anchor it."""
+    low = [lower_word(t) for t in toks]
+    for place in sorted(vocab.UNANCHORED_PLACES, key=len, reverse=True):
+        n = len(place.split())
+        if len(toks) > n and low[-n:] == place.split():
+            return toks[:-n]
+    return toks
+
+
+def _named(clause: Clause, toks: Tokens) -> str | None:
+    low = [lower_word(t) if clause.quoted(t) is None else "" for t in toks]
+    for i in range(len(toks)):
+        n = next((len(p.split()) for p in sorted(vocab.NAMING_WORDS, key=len, reverse=True)
+                  if low[i:i + len(p.split())] == p.split()), 0)
+        if not n:
+            continue
+        name = toks[i + n:]
+        plain = [w for w in low[i + n:] if w]
+        lone_quote = len(name) == 1 and clause.quoted(name[0]) is not None
+        if not name or not (lone_quote or (len(name) <= 4 and len(plain) == len(name) and not any(
+                w in vocab.NAME_STOP_WORDS for w in plain))):
+            return None
+        head = [t for t in toks[:i] if lower_word(t) not in vocab.ARTICLES | vocab.POSSESSIVES]
+        named = quote(clause.quoted(name[0]) or "") if lone_quote else quote(render(name, clause))
+        head_low = [lower_word(t) for t in head]
+        keeps_role = head and all(clause.quoted(t) is None for t in head) and (
+            head_low[-1] in vocab.NAMED_ROLES or " ".join(head_low[-2:]) in vocab.NAMED_ROLES)
+        return f"the {render(head, clause)} {named}" if keeps_role else named
+    return None
+
+
+def _widget(clause: Clause, toks: Tokens) -> str | None:
+    core = toks[1:] if toks and lower_word(toks[0]) in vocab.ARTICLES else toks
+    if len(core) != 2 or lower_word(core[1]) not in vocab.WIDGET_NOUNS:
+        return None
+    kind = (clause.quoted(core[0]) or "").strip().lower()
+    if kind in vocab.WIDGET_KINDS or kind.rstrip("s") in vocab.ROLE_WORDS or kind in vocab.NAMED_ROLES:
+        return f"the {vocab.WIDGET_KINDS.get(kind, kind)}"
+    return None
 
 
 def words_of(clause: Clause, toks: Tokens) -> str:
@@ -65,6 +120,7 @@ def has_role(clause: Clause, toks: Tokens) -> bool:
 
 def with_role(clause: Clause, toks: Tokens, role: str) -> str:
     """'Name' -> 'the Name field'; a description with a role word or relation stays as is."""
+    toks = drop_unanchored(toks)
     if not toks:
         raise fail(clause, f"it does not say which {role}")
     if has_role(clause, toks):

@@ -1,6 +1,8 @@
 """Read one clause (verb phrase + the rest) into actions: one small reader per verb kind of
 :data:`vocabulary.VERBS`. Each reader either returns the actions or raises PlanningError
-naming the words it could not place; none guesses. How targets are described: :mod:`.phrases`.
+naming the words it could not place; none guesses. How targets are described: :mod:`.phrases`;
+typing clauses: :mod:`.text_entry`; select/check: :mod:`.choices`; close, navigate through,
+copy from, highlight and the 'X by clicking Y' / 'use X to type Y' rewrites: :mod:`.more_verbs`.
 """
 
 from __future__ import annotations
@@ -11,25 +13,26 @@ from collections.abc import Callable
 from ..actions import Action, Click, Drag, Hotkey, Move, OpenApp, Scroll, Type, Wait
 from ..errors import ActionParseError, PlanningError
 from . import vocabulary as vocab
+from .choices import read_select, read_toggle
 from .instruction_parser import Clause, match_verb, render
+from .more_verbs import drop_object, read_browse, read_close, read_copy, read_highlight, rewrite
 from .phrases import (
     Tokens,
     desc,
     expect_text,
     fail,
-    has_role,
     is_combo,
     lower_word,
     number,
     parse_keys,
     seconds,
     split_at,
-    split_into,
     take_repeat,
     text_of,
     with_role,
     words_of,
 )
+from .text_entry import read_enter, read_fill, read_set, read_type
 
 # -- readers -------------------------------------------------------------------------------
 
@@ -67,81 +70,10 @@ def _press(clause: Clause, toks: Tokens) -> list[Action]:
     return [Click(desc(clause, toks))] * count
 
 
-def _select(clause: Clause, toks: Tokens) -> list[Action]:
-    if not toks:
-        raise fail(clause, "it does not say what to select")
-    if " ".join(lower_word(t) for t in toks) in ("all", "all text", "all the text", "everything"):
-        return [Hotkey(("ctrl", "a"))]
-    path_marks = {">", "->", "\u2192", "\u25b8"}
-    if any(t in path_marks for t in toks):  # a menu path: File > Save As
-        items: list[Tokens] = [[]]
-        for t in toks:
-            if t in path_marks:
-                items.append([])
-            else:
-                items[-1].append(t)
-        if any(not item for item in items):
-            raise fail(clause, "a menu path needs a name on each side of '>'")
-        return [Click(desc(clause, item)) for item in items]
-    split = split_at(toks, ("from",))
-    if split is None:
-        split = split_at(toks, ("in", "within"))
-        if split is not None:
-            box = [lower_word(t) for t in split[1]]
-            dropdown = any(w in vocab.DROPDOWN_WORDS for w in box)
-            if not dropdown and has_role(clause, split[1]):
-                split = None  # 'the 2nd item in the list': one description
-    if split is None:
-        return [Click(desc(clause, toks))]
-    item, container = split
-    return [Click(with_role(clause, container, "dropdown")), Click(desc(clause, item))]
-
-
-def _toggle(clause: Clause, toks: Tokens) -> list[Action]:
-    return [Click(with_role(clause, toks, "checkbox"))]
-
-
 def _plain_click(clause: Clause, toks: Tokens) -> list[Action]:
     if not toks:
         raise fail(clause, "it does not say what")
     return [Click(desc(clause, toks))]
-
-
-def _type(clause: Clause, toks: Tokens, clear: bool = False) -> list[Action]:
-    text_toks, target = split_into(clause, toks)
-    _one_text(clause, text_toks)
-    text = text_of(clause, text_toks, "the text to type")
-    into = with_role(clause, target, "field") if target else None
-    return [Type(text, into=into, clear=clear)]
-
-
-def _one_text(clause: Clause, text_toks: Tokens) -> None:
-    """'type "Ann" into Name and "Lee" into Surname' is two steps: say so, do not guess."""
-    if len(text_toks) > 1 and clause.quoted(text_toks[0]) is not None:
-        extra = render(text_toks[1:], clause, original=True)
-        raise fail(clause, f"could not place {extra!r} after the quoted text; type one text "
-                           "into one field per step ('type \"Ann\" into Name, then type \"Lee\" "
-                           "into Surname')")
-
-
-def _enter(clause: Clause, toks: Tokens) -> list[Action]:
-    if not toks or " ".join(lower_word(t) for t in toks) in ("key", "the key"):
-        return [Hotkey(("enter",))]
-    return _type(clause, toks)
-
-
-def _fill(clause: Clause, toks: Tokens) -> list[Action]:
-    split = split_at(toks, ("with",), last=False)
-    if split is not None:
-        target, text = split
-        return [Type(text_of(clause, text, "the text to fill in"), into=with_role(clause, target, "field"),
-                     clear=True)]
-    text_toks, target = split_into(clause, toks)
-    _one_text(clause, text_toks)
-    if not target:
-        raise fail(clause, "say which field and what to fill in: 'fill the Email field with a@b.c'")
-    return [Type(text_of(clause, text_toks, "the text to fill in"), into=with_role(clause, target, "field"),
-                 clear=True)]
 
 
 def _clear(clause: Clause, toks: Tokens) -> list[Action]:
@@ -168,7 +100,8 @@ def _open(clause: Clause, toks: Tokens) -> list[Action]:
     A click when the words name an on-screen thing (menu, tab, dialog, window, settings,
     panel, page, list, folder, ...; see ``OPEN_ON_SCREEN_WORDS``) or the target is a quoted
     on-screen text; ``open_app`` when it says "app"/"application"/"program", or is a bare
-    unquoted name ('open gedit'). A file name is refused: say 'double-click "report.txt"'.
+    unquoted name ('open gedit'). A file name is refused: say 'double-click "report.txt"';
+    'open the file named "report.txt"' double-clicks it (it names a file on the screen).
     """
     if not toks:
         raise fail(clause, "it does not say what to open")
@@ -176,6 +109,9 @@ def _open(clause: Clause, toks: Tokens) -> list[Action]:
     if said_app:
         return [OpenApp(name)]
     plain = [lower_word(t) for t in toks if clause.quoted(t) is None]
+    if any(w in vocab.NAMING_WORDS for w in plain):  # 'open the file named "a.txt"': on the screen
+        files = any(w.rstrip("s") in ("file", "document", "folder", "icon") for w in plain)
+        return [Click(desc(clause, toks), clicks=2 if files else 1)]
     if any(w in vocab.OPEN_ON_SCREEN_WORDS for w in plain) or (len(toks) == 1 and clause.quoted(toks[0])):
         return [Click(desc(clause, toks))]
     if re.search(r"[/\\]|\.\w{1,5}$", name):
@@ -302,8 +238,11 @@ def _login(clause: Clause, toks: Tokens, verb: str) -> list[Action]:
 def _shortcut(keys: tuple[str, ...]) -> Callable[[Clause, Tokens], list[Action]]:
     def read(clause: Clause, toks: Tokens) -> list[Action]:
         rest = " ".join(lower_word(t) for t in toks)
-        if keys == ("ctrl", "v") and toks and lower_word(toks[0]) in ("into", "in"):
-            return [Click(with_role(clause, toks[1:], "field")), Hotkey(keys)]
+        if keys == ("ctrl", "v"):
+            toks = drop_object(toks)
+            if toks and lower_word(toks[0]) in ("into", "in", "inside") and len(toks) > 1:
+                return [Click(with_role(clause, toks[1:], "field")), Hotkey(keys)]
+            rest = " ".join(lower_word(t) for t in toks)
         if rest not in vocab.EMPTY_OBJECTS:
             raise fail(clause, f"could not place {render(toks, clause, original=True)!r}; this verb "
                                "works on what is selected: select it first, then say it alone")
@@ -327,13 +266,14 @@ def _done(clause: Clause, toks: Tokens) -> list[Action]:
 _READERS: dict[str, Callable[[Clause, Tokens], list[Action]]] = {
     "click": _click(), "double_click": _click(clicks=2), "triple_click": _click(clicks=3),
     "right_click": _click("right"), "middle_click": _click("middle"),
-    "press": _press, "select": _select, "select_all": lambda c, t: _select(c, ["all", *t]),
-    "check": _toggle, "uncheck": _toggle,
+    "press": _press, "select": read_select, "select_all": lambda c, t: read_select(c, ["all", *t]),
+    "check": read_toggle, "uncheck": read_toggle,
     "expand": _plain_click, "collapse": _plain_click, "focus": _plain_click,
-    "type": _type, "enter": _enter, "fill": _fill, "clear": _clear,
+    "type": read_type, "enter": read_enter, "fill": read_fill, "clear": _clear, "set": read_set,
     "open": _open, "launch": _launch, "scroll": _scroll, "drag": _drag, "hover": _hover,
-    "submit": _submit, "done": _done, "go_to": _go_to,
-    "copy": _shortcut(("ctrl", "c")), "paste": _shortcut(("ctrl", "v")),
+    "submit": _submit, "done": _done, "go_to": _go_to, "close": read_close, "browse": read_browse,
+    "highlight": read_highlight,
+    "copy": read_copy, "paste": _shortcut(("ctrl", "v")),
     "cut": _shortcut(("ctrl", "x")), "undo": _shortcut(("ctrl", "z")),
     "redo": _shortcut(("ctrl", "y")),
 }
@@ -341,6 +281,7 @@ _READERS: dict[str, Callable[[Clause, Tokens], list[Action]]] = {
 
 def read_clause(clause: Clause) -> tuple[list[Action], str | None]:
     """The actions one clause asks for, and a text expected on screen afterwards (or None)."""
+    clause = rewrite(clause)
     toks = list(clause.tokens)
     low = [lower_word(t) for t in toks]
     if low[:2] == ["check", "out"]:

@@ -21,7 +21,9 @@ VERBS: dict[str, str] = {
     "check that": "verify", "verify": "verify", "verify that": "verify",
     "make sure": "verify", "make sure that": "verify", "ensure": "verify", "ensure that": "verify",
     "expand": "expand", "collapse": "collapse",
-    "focus": "focus", "focus on": "focus",
+    "focus": "focus", "focus on": "focus", "focus into": "focus", "focus onto": "focus",
+    "focus in": "focus", "click into": "click", "click onto": "click", "click inside": "click",
+    "click in": "click",
     "type": "type", "type in": "type", "write": "type", "input": "type", "key in": "type",
     "enter": "enter",
     "fill": "fill", "fill in": "fill", "fill out": "fill",
@@ -35,6 +37,12 @@ VERBS: dict[str, str] = {
     "wait": "wait", "wait for": "wait", "wait until": "wait", "pause": "wait", "sleep": "wait",
     "log in": "login", "login": "login", "log on": "login", "sign in": "login",
     "submit": "submit",
+    "close": "close", "dismiss": "close",
+    "navigate through": "browse", "navigate around": "browse", "navigate in": "browse",
+    "navigate within": "browse", "browse": "browse", "browse through": "browse",
+    "browse around": "browse", "look through": "browse", "look around": "browse",
+    "explore": "browse", "switch between": "browse", "look at": "browse",
+    "set": "set", "highlight": "highlight",
     "copy": "copy", "paste": "paste", "cut": "cut", "undo": "undo", "redo": "redo",
     "done": "done", "finish": "done", "stop": "done",
     "go to": "go_to", "switch to": "go_to", "navigate to": "go_to", "return to": "go_to",
@@ -45,14 +53,14 @@ VERBS: dict[str, str] = {
 VERB_SUMMARY = (
     "click, double-click, right-click, press/hit/tap (a button or a key), select/choose/pick, "
     "check/uncheck/tick/untick, expand, collapse, focus, type/enter/fill/write/input, clear, "
-    "open/launch, go to/switch to, scroll, drag, hover, wait, log in, submit, copy, paste, undo, "
-    "done"
+    "open/launch, go to/switch to, scroll, drag, hover, wait, log in, submit, close/dismiss, "
+    "set (a field or spinner), highlight, copy, paste, undo, done"
 )
 
 # Goals rather than steps: the offline planner politely declines them.
 VAGUE_VERBS = frozenset({
     "do", "make", "help", "fix", "organize", "organise", "sort", "find", "search", "book",
-    "buy", "order", "plan", "handle", "manage", "figure", "solve", "change", "set", "go",
+    "buy", "order", "plan", "handle", "manage", "figure", "solve", "change", "go",
     "get", "create", "edit", "rename", "save", "delete", "remove", "send", "reply", "update",
     "install", "download", "upload", "prepare", "arrange", "tidy", "clean", "empty", "tell", "explain", "check out", "look", "i", "we", "can", "could", "would", "what",
     "how", "why",
@@ -63,9 +71,13 @@ LEADING_FILLERS = ("please", "kindly", "now", "first", "firstly", "next", "then"
                    "lastly", "also", "and", "after that", "afterwards", "and then",
                    "and finally", "once done", "after this")
 TRAILING_FILLERS = ("please", "for me", "now")
+# "Find and click X": a search that is done by the verb that follows; dropped before it.
+SEARCH_LEADS = ("find and", "locate and", "look for and", "search for and", "go ahead and",
+                "try to")
 
 # Connectors that always end a clause, and ones that end it only when a known verb follows.
-STRONG_CONNECTORS = ("and then", "and finally", "after that", "afterwards", "then", "finally")
+STRONG_CONNECTORS = ("and then", "and finally", "after that", "afterwards", "then", "finally",
+                     "to find and", "in order to find and", "to locate and")
 WEAK_CONNECTORS = ("and", "also", ",")
 # A word ending with a full stop that does not end a sentence.
 ABBREVIATIONS = frozenset({"mr.", "mrs.", "ms.", "dr.", "e.g.", "i.e.", "etc.", "vs.", "st.",
@@ -157,3 +169,67 @@ KEY_SYMBOLS = {"\u2318": "command", "\u2325": "alt", "\u21e7": "shift", "\u2303"
 # Where a drag would go that is a direction, not a place on the screen.
 DIRECTIONS = frozenset({"right", "left", "up", "down", "top", "bottom", "the right", "the left",
                         "the top", "the bottom", "the end", "the start"})
+
+# "close the dialog by clicking X": the -ing forms after "by" that name the real step.
+ING_VERBS: dict[str, str] = {
+    "clicking": "click", "clicking on": "click on", "double-clicking": "double-click",
+    "double clicking": "double click", "right-clicking": "right-click", "tapping": "tap",
+    "pressing": "press", "hitting": "hit", "pushing": "push", "typing": "type",
+    "entering": "enter", "selecting": "select", "choosing": "choose", "picking": "pick",
+    "checking": "check", "ticking": "tick", "unchecking": "uncheck", "scrolling": "scroll",
+    "dragging": "drag", "filling in": "fill in", "filling": "fill", "hovering over": "hover over",
+}
+# Words that only say where a target is without an anchor ("the section below"): dropped.
+UNANCHORED_PLACES = ("below", "above", "here", "there", "beneath", "underneath",
+                     "on the page", "on this page", "on the screen", "on screen", "shown",
+                     "provided")
+# "the folder or file named X": the words that introduce an element's name.
+NAMING_WORDS = ("named", "called", "labelled", "labeled", "titled", "entitled", "captioned",
+                "that says", "which says", "saying", "reading", "with the text",
+                "with the label", "with text", "with label")
+# Words that end a name after "named"; with them the description is passed on as written.
+NAME_STOP_WORDS = frozenset({"in", "on", "of", "at", "to", "next", "below", "above", "under",
+                             "near", "inside", "within", "right", "left", "beside", "and"})
+# Role words kept in front of a quoted name ('the link labelled X' -> 'the link "X"').
+NAMED_ROLES = frozenset({
+    "button", "link", "hyperlink", "tab", "checkbox", "check box", "radio", "radio button",
+    "field", "text field", "textbox", "text box", "input", "dropdown", "menu", "icon",
+})
+# 'a "textarea" widget': a quoted kind followed by one of these means an element of that kind.
+WIDGET_NOUNS = frozenset({"widget", "element", "control", "component"})
+WIDGET_KINDS: dict[str, str] = {"text": "text field", "textarea": "text area", "input": "text field"}
+# What a 'close' verb closes by its close button; the grounder knows the first group as
+# containers ('the close button in the Settings dialog').
+CLOSABLE_CONTAINERS = frozenset({"dialog", "dialogue", "window", "popup", "panel", "pane",
+                                 "sidebar", "toolbar"})
+CLOSABLE_OTHERS = frozenset({"pop-up", "modal", "alert", "message", "notification", "banner",
+                             "overlay", "prompt", "box", "dialog box", "message box",
+                             "alert box", "popup window", "pop-up window", "lightbox", "toast"})
+# "the password "X"": nouns that only say what the typed text is, not where it goes.
+GENERIC_TEXT_NOUNS = frozenset({"text", "word", "words", "phrase", "string", "value",
+                                "characters", "letters", "sentence", "number", "following",
+                                "following text", "answer", "term", "line"})
+# Bare (article-less) nouns that may name a field before a quoted value: 'username "ann"'.
+FIELD_NOUNS = frozenset({"username", "user name", "user", "password", "email", "e-mail",
+                         "name", "first name", "last name", "address", "phone", "date", "time",
+                         "code", "city", "country", "zip", "title", "comment", "query",
+                         "search term", "message", "subject", "amount", "quantity", "age"})
+POSSESSIVES = frozenset({"your", "my", "his", "her", "their", "our", "its"})
+# "select nothing": a selection of no item.
+NOTHING_WORDS = frozenset({"nothing", "none", "no items", "no item", "no checkboxes",
+                           "no options", "none of them", "none of the items", "nothing at all"})
+# Number inputs: set by typing into them ('select 4 with the spinner').
+SPINNER_WORDS = frozenset({"spinner", "spinbox", "spin box", "spin button", "number field",
+                           "number input", "number box", "stepper", "numeric field",
+                           "numeric input"})
+# Widgets that cannot be set by typing or clicking a name.
+DRAG_WIDGETS = frozenset({"slider", "scrollbar", "scroll bar", "range", "knob", "dial"})
+# Fields that hold editable text: 'copy the text from the text area' selects it with Ctrl+A.
+EDITABLE_WORDS = frozenset({"area", "textarea", "field", "box", "textbox", "textfield",
+                            "input", "entry", "editor"})
+# "all/every/each text field": a count the offline planner cannot know.
+UNCOUNTED_WORDS = frozenset({"all", "every", "each"})
+# 'type "abc" in lower case letters': how the text is to be written.
+CASE_WORDS: dict[str, str] = {"lower": "lower", "lowercase": "lower", "small": "lower",
+                              "upper": "upper", "uppercase": "upper", "capital": "upper",
+                              "capitals": "upper", "caps": "upper", "block": "upper"}
