@@ -131,8 +131,13 @@ def _select(only: str | None) -> list[tuple[int, DemoTask]]:
     return [(i, t) for i, t in numbered if i in wanted]
 
 
-def run_demo_task(task: DemoTask, runs_dir: Path, work: Path) -> tuple[RunResult, bool, str]:
-    """Run one task on a fresh playground; returns the run, whether it passed, and why not."""
+def run_demo_task(task: DemoTask, runs_dir: Path, work: Path,
+                  parser: Any | None = None) -> tuple[RunResult, bool, str]:
+    """Run one task on a fresh playground; returns the run, whether it passed, and why not.
+
+    Pass one ``parser`` (a ScreenParser) for several tasks so that the OCR models are loaded
+    once and text already read is not read again.
+    """
     from .agent import Agent
     from .config import Settings
     from .control.pyautogui_controller import PyAutoGuiController
@@ -146,7 +151,7 @@ def run_demo_task(task: DemoTask, runs_dir: Path, work: Path) -> tuple[RunResult
     with launch_playground(state_file, save_dir=work / "files", **task.playground) as app:
         app.wait_ready()
         agent = Agent(LiveDesktop(PyAutoGuiController(), settings.monitor), offline_planner(),
-                      settings=settings)
+                      settings=settings, parser=parser)
         result = agent.run(task.instruction)
         with contextlib.suppress(Exception):  # give the app a moment to write its final state
             app.wait_for(lambda s: True, timeout=0.5)
@@ -161,6 +166,7 @@ def run_demo_task(task: DemoTask, runs_dir: Path, work: Path) -> tuple[RunResult
 
 def run_demo(out: Path, headless: bool = False, only: str | None = None) -> int:
     from .display import ensure_display
+    from .parsing.screen_parser import ScreenParser
     from .report import ReportEntry, write_report
 
     tasks = _select(only)
@@ -169,12 +175,13 @@ def run_demo(out: Path, headless: bool = False, only: str | None = None) -> int:
     if runs_dir.exists():
         shutil.rmtree(runs_dir)
     entries: list[ReportEntry] = []
+    parser = ScreenParser()
     with ensure_display(True if headless else None), tempfile.TemporaryDirectory() as tmp:
         for number, task in tasks:
             work = Path(tmp) / f"task{number}"
             work.mkdir()
             print(f"[{number}/{len(DEMO_TASKS)}] {task.name}: {task.instruction}", flush=True)
-            result, passed, detail = run_demo_task(task, runs_dir, work)
+            result, passed, detail = run_demo_task(task, runs_dir, work, parser)
             for step in result.steps:
                 print(f"    {step.describe()}")
             verdict = "PASS" if passed else "FAIL"

@@ -14,11 +14,19 @@ from gui_agent.demo import DEMO_TASKS, run_demo_task
 pytestmark = pytest.mark.e2e
 
 
+@pytest.fixture(scope="module")
+def parser():
+    """One screen parser for all tasks: the OCR models load once, as in `gui-agent demo`."""
+    from gui_agent.parsing.screen_parser import ScreenParser
+
+    return ScreenParser()
+
+
 @pytest.mark.parametrize("task", DEMO_TASKS, ids=[t.name for t in DEMO_TASKS])
-def test_demo_task_reaches_the_expected_app_state(xvfb, tmp_path, task):
+def test_demo_task_reaches_the_expected_app_state(xvfb, tmp_path, task, parser):
     work = tmp_path / "work"
     work.mkdir()
-    result, passed, detail = run_demo_task(task, tmp_path / "runs", work)
+    result, passed, detail = run_demo_task(task, tmp_path / "runs", work, parser)
     steps = "\n".join(s.describe() for s in result.steps)
     assert passed, f"{detail}\n{steps}"
     if task.expect_outcome == "done":
