@@ -1,0 +1,1 @@
+"""The model behind one small interface: ``generate(messages, settings) -> text``."""
