@@ -69,3 +69,20 @@ def test_containers_and_labels():
     assert (q.text, q.by_label, set(q.kinds)) == ("Name", True, {K.TEXT_FIELD})
     assert parse_description("the Name field").wants_labelled
     assert not parse_description("the Save button").wants_labelled
+
+
+def test_role_words_kept_in_the_spelled_name():
+    q = parse_description("Tab #2")
+    assert (q.text, set(q.kinds), q.spelled) == ("#2", {K.TAB}, "Tab #2")
+    assert parse_description("OK").spelled == ""
+
+
+@pytest.mark.parametrize("text, kinds, rest", [
+    ("the list", {K.COMBO}, ""),
+    ("the spinner", {K.TEXT_FIELD}, ""),
+    ("the Color list", {K.COMBO}, "Color"),
+    ("the Shopping list button", {K.BUTTON}, "Shopping list"),   # weak role after a real one
+])
+def test_weak_role_words(text, kinds, rest):
+    q = parse_description(text)
+    assert (set(q.kinds), q.text) == (kinds, rest)

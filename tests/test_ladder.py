@@ -83,3 +83,92 @@ def test_ocr_rung_on_a_parse():
         ladder.resolve("OK", OBS)
     with pytest.raises(TargetNotFound):
         ladder.resolve("the Delete button", OBS)
+
+
+# -- a task sentence drawn on the page names the target too (web pages, MiniWoB) ------------------
+
+from PIL import ImageDraw, ImageFont  # noqa: E402
+
+_SANS = "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf"
+
+
+def _page(lines: list[tuple[str, int, int, str]], size=(330, 420)) -> tuple[Observation, ScreenParse]:
+    """Draw text runs ``(text, x, y, colour)`` at 2x scale; the parse holds one TEXT element per
+    run, as OCR reads a line (a blue word among black ones is one run with them)."""
+    image = Image.new("RGB", size, "white")
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.truetype(_SANS, 20)
+    elements = []
+    for text, x, y, colour in lines:
+        if colour == "mixed":   # last word blue and underlined, the rest black
+            head, _, tail = text.rpartition(" ")
+            draw.text((x, y), head + " ", font=font, fill="black")
+            x2 = x + round(draw.textlength(head + " ", font=font))
+            draw.text((x2, y), tail, font=font, fill=(0, 0, 238))
+            draw.line([(x2, y + 22), (x2 + round(draw.textlength(tail, font=font)), y + 22)], fill=(0, 0, 238), width=2)
+        else:
+            draw.text((x, y), text, font=font, fill=colour)
+        left, top, right, bottom = draw.textbbox((x, y), text, font=font)
+        elements.append(Element(K.TEXT, Box(left - 2, top - 3, right - left + 4, bottom - top + 6), text))
+    return Observation.from_image(image), ScreenParse(tuple(elements), *size)
+
+
+def _resolve(description, obs, parse):
+    grounder = OcrGrounder()
+    grounder._cache = [(obs.image, parse)]
+    return GroundingLadder([grounder]).resolve(description, obs)
+
+
+def _with(parse: ScreenParse, *extra: Element) -> ScreenParse:
+    return ScreenParse(parse.elements + extra, parse.width, parse.height)
+
+
+def test_whole_caption_beats_the_same_words_in_the_task_sentence():
+    obs, parse = _page([("Click on Tab #2.", 6, 6, "black")])
+    tabs = tuple(Element(K.TAB, Box(12 + 88 * i, 114, 83, 49), f"Tab #{i + 1}") for i in range(3))
+    got = _resolve("Tab #2", obs, _with(parse, *tabs))
+    assert got.element.text == "Tab #2" and got.element.kind == K.TAB
+
+
+def test_interactive_element_beats_a_word_of_a_sentence():
+    obs, parse = _page([("Expand the section below and", 6, 6, "black"), ("click submit.", 6, 30, "black")])
+    section = Element(K.LINK, Box(12, 114, 126, 24), "Section #19")
+    assert _resolve("the section", obs, _with(parse, section)).element == section
+
+
+def test_quoted_mention_loses_to_the_link_inside_a_paragraph():
+    obs, parse = _page([('Click on the link "Ipsum".', 6, 6, "black"),
+                        ("Egestas eleifend et lacus. Ipsum", 4, 170, "mixed")])
+    got = _resolve('the link "Ipsum"', obs, parse)
+    assert got.element.kind == K.LINK and got.box.top >= 160 and got.point.x > 220
+
+
+def test_quoted_name_only_in_the_sentence_is_not_a_target():
+    obs, parse = _page([('Find the folder named "Kenda".', 6, 6, "black"), ("Jerald", 60, 110, "black")])
+    with pytest.raises(TargetNotFound):
+        _resolve('"Kenda"', obs, parse)
+
+
+def test_sentence_line_reading_role_and_name_is_not_the_button():
+    obs, parse = _page([("Click button ONE, then click", 6, 6, "black"), ("button TWO.", 6, 30, "black")])
+    two = Element(K.BUTTON, Box(148, 246, 81, 81), "TWO")
+    one = Element(K.BUTTON, Box(0, 102, 81, 81), "ONE")
+    assert _resolve("button TWO", obs, _with(parse, one, two)).element == two
+
+
+def test_role_only_description_takes_the_only_element_of_that_kind():
+    obs, parse = _page([("Click the button.", 6, 6, "black")])
+    button = Element(K.BUTTON, Box(102, 214, 99, 99), "Click Me!")
+    assert _resolve("the button", obs, _with(parse, button)).element == button
+    with pytest.raises(AmbiguousTarget):
+        _resolve("the button", obs, _with(parse, button, Element(K.BUTTON, Box(10, 350, 90, 40), "Submit")))
+    combo = Element(K.COMBO, Box(2, 112, 300, 39), "Amelita")
+    obs, parse = _page([("Select Norma from the list and", 6, 6, "black")])
+    assert _resolve("the list", obs, _with(parse, combo)).element == combo
+
+
+def test_two_whole_matches_stay_ambiguous():
+    obs, parse = _page([("Press OK to go on.", 6, 6, "black")])
+    oks = (Element(K.BUTTON, Box(20, 200, 80, 40), "OK"), Element(K.BUTTON, Box(200, 200, 80, 40), "OK"))
+    with pytest.raises(AmbiguousTarget):
+        _resolve("the OK button", obs, _with(parse, *oks))

@@ -46,3 +46,42 @@ def test_helpers():
     assert normalize("  Save   As… ") == "save as"
     assert ocr_fold("C0ntro1") == ocr_fold("Control")
     assert levenshtein("kitten", "sitting") == 3
+
+
+# -- words OCR glued together, and what a match in a sentence is worth -------------------------
+
+from gui_agent.grounding.text_evidence import is_mention, prose_factor  # noqa: E402
+
+
+@pytest.mark.parametrize("text, word", [
+    ("Egestas eleifend et lacus,.Ipsum", "Ipsum"),
+    ("Malesuada enim. Diam.Vel amet,.", "Vel"),
+])
+def test_word_glued_to_punctuation_matches(text, word):
+    m = match_text(word, text)
+    assert m is not None and m.partial and text[m.start:m.end] == word
+
+
+def test_capital_i_read_as_small_l_still_matches():
+    assert match_text("Ipsum", "lpsum").grade == "ocr"
+    m = match_text("Ipsum", 'Click on the link "lpsum".')
+    assert m is not None and m.grade == "partial-ocr"
+
+
+def test_prose_factor_falls_with_other_words_of_the_line():
+    whole = prose_factor("Section #19", 0, 7)
+    sentence = prose_factor("Expand the section below and", 11, 18)
+    assert 1.0 > whole > sentence >= 0.8
+
+
+@pytest.mark.parametrize("text, word, mention", [
+    ('Click on the link "Cras".', "Cras", True),
+    ("named \u201cKenda\u201d.", "Kenda", True),
+    ('"Kenda"', "Kenda", True),
+    ("Cras vitae nunc.", "Cras", False),
+    ("Don't save", "Don't", False),
+    ("Tab #2", "Tab #2", False),
+])
+def test_quoted_words_are_a_mention(text, word, mention):
+    start = text.index(word)
+    assert is_mention(text, start, start + len(word)) is mention

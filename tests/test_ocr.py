@@ -82,3 +82,23 @@ def test_sub_box_by_character_share() -> None:
 def test_reading_order_rows_then_left_to_right() -> None:
     boxes = [Box(300, 12, 50, 20), Box(10, 100, 50, 20), Box(10, 10, 50, 24), Box(150, 14, 40, 16)]
     assert reading_order(boxes, lambda b: b) == [boxes[2], boxes[3], boxes[0], boxes[1]]
+
+
+def test_line_cut_tight_to_its_glyphs_keeps_its_spaces() -> None:
+    """A text box from re-detecting a small region can hug the glyphs; the recogniser then drops
+    the spaces between words unless the crop gets a little air above and below."""
+    from test_widgets import SANS
+
+    from gui_agent.geometry import Box
+    from gui_agent.parsing.ocr import OcrEngine
+
+    text = "Cras vitae nunc. Suspendisse"
+    image = Image.new("RGB", (330, 60), "white")
+    draw = ImageDraw.Draw(image)
+    draw.text((6, 14), text, font=font(22, SANS), fill="black")
+    ink = np.argwhere(np.asarray(image.convert("L")) < 128)
+    (top, left), (bottom, right) = ink.min(axis=0), ink.max(axis=0)
+    tight = Box(int(left), int(top), int(right - left + 1), int(bottom - top + 1))
+    line = OcrEngine().recognize_boxes(
+        np.ascontiguousarray(np.asarray(image)[:, :, ::-1]), [tight])[0]
+    assert line.text.split() == text.split() and line.box == tight

@@ -63,6 +63,16 @@ ROLE_WORDS: dict[str, frozenset[ElementKind]] = {
     "text": frozenset({K.TEXT}),
     "item": frozenset({K.TEXT}),
 }
+# Nouns that name a kind only when nothing else in the description does ('the list', 'the
+# spinner'); after another role word they are part of a name ('the Shopping list button').
+WEAK_ROLE_WORDS: dict[str, frozenset[ElementKind]] = {
+    "list box": frozenset({K.COMBO}),
+    "listbox": frozenset({K.COMBO}),
+    "list": frozenset({K.COMBO}),
+    "spin box": frozenset({K.TEXT_FIELD}),
+    "spinbox": frozenset({K.TEXT_FIELD}),
+    "spinner": frozenset({K.TEXT_FIELD}),
+}
 # Kinds whose name in a description is usually the text of a label beside them.
 LABELLED_KINDS = frozenset({K.TEXT_FIELD, K.CHECKBOX, K.RADIO, K.COMBO})
 
@@ -126,6 +136,8 @@ class TargetQuery:
     container: str | None = None                    # title of the dialog/window/panel ("" = untitled)
     by_label: bool = False                          # the text names a label beside the element
     role_words: tuple[str, ...] = field(default=())
+    spelled: str = ""                               # the name with its role words kept ('Tab #2'),
+                                                    # when role words were taken out of it
 
     @property
     def wants_labelled(self) -> bool:
@@ -156,13 +168,16 @@ def parse_description(description: str) -> TargetQuery:
         text = f"{fm.group('label')} {fm.group('head')}"
     ordinal, text = _take_ordinal(text)
     text = _strip_articles(_FILLER.sub(" ", text))
+    whole = text
     kinds, role_words, text = _take_roles(text)
     text = _strip_articles(text)
     quoted = bool(quoted_parts) and text.strip() in {f"\x00{i}\x00" for i in range(len(quoted_parts))}
+    spelled = _restore(whole, quoted_parts).strip(" ,.") if role_words and not by_label else ""
     text = _restore(text, quoted_parts).strip(" ,.")
     return TargetQuery(raw=raw, text=text, quoted=quoted, kinds=kinds, ordinal=ordinal,
                        relations=tuple(relations), container=container,
-                       by_label=by_label and bool(text), role_words=role_words)
+                       by_label=by_label and bool(text), role_words=role_words,
+                       spelled=spelled if spelled != text else "")
 
 
 def _protect_quotes(text: str) -> tuple[str, list[str]]:
@@ -240,7 +255,8 @@ def _take_roles(text: str) -> tuple[frozenset[ElementKind], tuple[str, ...], str
     """
     kinds: set[ElementKind] = set()
     found: list[str] = []
-    phrases = sorted(ROLE_WORDS, key=len, reverse=True)
+    roles = {**WEAK_ROLE_WORDS, **ROLE_WORDS}
+    phrases = sorted(roles, key=len, reverse=True)
     for anchor_at_end in (True, False):
         progress = True
         while progress and text:
@@ -252,9 +268,9 @@ def _take_roles(text: str) -> tuple[frozenset[ElementKind], tuple[str, ...], str
                 if not m:
                     continue
                 rest = (text[: m.start()] + " " + text[m.end():]).strip()
-                if not rest and found:
+                if (not rest or phrase in WEAK_ROLE_WORDS) and found:
                     continue
-                kinds |= ROLE_WORDS[phrase]
+                kinds |= roles[phrase]
                 found.append(phrase)
                 text = rest
                 progress = True

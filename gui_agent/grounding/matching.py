@@ -139,7 +139,19 @@ def match_text(query: str, text: str) -> TextMatch | None:
 
 
 def _partial_match(query: str, text: str) -> TextMatch | None:
-    words = _word_spans(text)
+    found = _partial_over(query, text, _word_spans(text))
+    if found is None and _GLUED_RE.search(text):
+        # OCR often drops the space after punctuation ("lacus,.Ipsum", "Diam.Vel"): try again
+        # with words cut at punctuation too
+        found = _partial_over(query, text, [(m.start(), m.end()) for m in _TOKEN_RE.finditer(text)])
+    return found
+
+
+_GLUED_RE = re.compile(r"\w[^\w\s]+\w")
+_TOKEN_RE = re.compile(r"[^\W_]+")
+
+
+def _partial_over(query: str, text: str, words: list[tuple[int, int]]) -> TextMatch | None:
     n = len(normalize(query).split()) or 1
     best: TextMatch | None = None
     for size in {n, n + 1, max(1, n - 1)}:

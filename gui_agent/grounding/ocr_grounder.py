@@ -21,6 +21,7 @@ from ..screen.observation import Observation
 from .candidate import Candidate
 from .description import LABELLED_KINDS, Relation, TargetQuery, parse_description
 from .matching import match_text, sub_box
+from .text_evidence import MENTION_FACTOR, is_mention, prose_factor, span_kind
 
 log = logging.getLogger(__name__)
 K = ElementKind
@@ -40,6 +41,7 @@ _NEAR_KINDS = {
 CLOSE_WORDS = {"close", "x", "\u00d7", "\u2715", "\u2716"}
 _AREA_ROLES = {"text area", "textarea"}
 ROLE_ONLY_SCORE = 0.9           # an element picked by its role alone ('the 2nd text field')
+SPELLED_SCORE = 0.97            # an element whose whole text is the description ('Tab #2')
 ORDINAL_BAND = 0.12             # elements within this of the best match count for an ordinal
 LABEL_REACH = 60.0              # px: how fast a label's claim on a widget fades with distance
 RELATION_REACH = 2.5            # anchor heights: the same for 'right of X', 'below X' ...
@@ -93,7 +95,10 @@ class OcrGrounder:
 
 def _score_query(query: TargetQuery, parse: ScreenParse, image: Any) -> list[_Scored]:
     elements = parse.elements
-    scored = _direct_matches(query, elements) if query.text else _role_matches(query, elements)
+    rgb = _as_array(image)
+    scored = _direct_matches(query, elements, rgb=rgb) if query.text else _role_matches(query, elements)
+    if query.spelled:
+        scored += _spelled_matches(query, elements)
     if query.text and query.wants_labelled:
         scored += _labelled_widgets(query, elements)
     scored = _dedupe(scored)
@@ -117,7 +122,8 @@ def _kind_factor(query: TargetQuery, kind: ElementKind) -> float:
     return 0.55
 
 
-def _direct_matches(query: TargetQuery, elements: Iterable[Element], use_labels: bool = True) -> list[_Scored]:
+def _direct_matches(query: TargetQuery, elements: Iterable[Element], use_labels: bool = True,
+                    rgb: Any = None) -> list[_Scored]:
     """Elements whose own text (or, with ``use_labels``, parser-given label) matches."""
     out: list[_Scored] = []
     close_query = query.text.strip().lower() in CLOSE_WORDS
@@ -129,7 +135,8 @@ def _direct_matches(query: TargetQuery, elements: Iterable[Element], use_labels:
                 # OCR reads a close glyph as "x"/"X", often glued to the end of a title
                 glyph = max((g for g in (match_text(w, value) for w in ("x", "\u00d7")) if g),
                             key=lambda g: g.score, default=None)
-                if glyph is not None and (m is None or glyph.score > m.score):
+                if glyph is not None and (m is None or glyph.score > m.score) \
+                        and not is_mention(value, glyph.start, glyph.end):
                     box = sub_box(e.box, value, glyph.start, glyph.end)
                     out.append(_Scored(e, box, 0.9 * glyph.score, f"close glyph {value[glyph.start:glyph.end]!r}"))
                     break
@@ -147,12 +154,46 @@ def _direct_matches(query: TargetQuery, elements: Iterable[Element], use_labels:
         if best is None:
             continue
         m, field, value = best
-        box = e.box
-        if m.partial and field == "text" and e.kind in (K.TEXT, K.LINK):
-            box = sub_box(e.box, value, m.start, m.end)
-        score = m.score * _kind_factor(query, e.kind)
-        out.append(_Scored(e, box, score, f"{field} {value!r} matches ({m.grade})"))
+        box, element, score, why = e.box, e, m.score, f"{field} {value!r} matches ({m.grade})"
+        if field == "text" and m.partial:
+            # one run of words of a longer text: weaker the more other words the line holds
+            score *= prose_factor(value, m.start, m.end)
+            if e.kind in (K.TEXT, K.LINK):
+                box = sub_box(e.box, value, m.start, m.end)
+                kind = span_kind(rgb, box, e.kind) if rgb is not None else e.kind
+                if kind != e.kind:   # a link among plain words (or a plain word on a link line)
+                    element = replace(e, kind=kind, box=box, text=value[m.start:m.end].strip())
+                    why += f"; the words are {kind}-styled"
+        if field == "text" and is_mention(value, m.start, m.end):
+            score *= MENTION_FACTOR   # the name in quotes: text that talks about the target
+            why += "; quoted: a mention"
+        out.append(_Scored(element, box, score * _kind_factor(query, element.kind), why))
     return out
+
+
+def _spelled_matches(query: TargetQuery, elements: Iterable[Element]) -> list[_Scored]:
+    """Elements whose whole text reads the description with its role words ('Tab #2' is a
+    tab's caption, not the tab '#2'; 'the list' may be a control captioned "List")."""
+    out: list[_Scored] = []
+    for e in elements:
+        if e.kind == K.TEXT:
+            continue   # a line of prose may happen to read 'button TWO' where it wraps
+        m = match_text(query.spelled, e.text) if e.text else None
+        if m is None or m.partial or (query.quoted and m.grade == "fuzzy") or is_mention(e.text, 0, len(e.text)):
+            continue
+        fits = not query.kinds or e.kind in query.kinds
+        score = m.score * SPELLED_SCORE * (1.0 if fits else 0.96)
+        out.append(_Scored(e, e.box, score, f"text {e.text!r} reads the whole description ({m.grade})"))
+    return out
+
+
+def _as_array(image: Any) -> Any:
+    """The observation's pixels as an RGB array (None without an image)."""
+    if image is None:
+        return None
+    import numpy as np
+
+    return np.asarray(image.convert("RGB") if getattr(image, "mode", "RGB") != "RGB" else image)
 
 
 def _role_matches(query: TargetQuery, elements: Iterable[Element]) -> list[_Scored]:

@@ -20,6 +20,7 @@ from ..geometry import Box
 from .elements import Element, ElementKind
 from .ocr import TextLine
 from .reading_order import same_row
+from .widgets import arrow_glyphs
 
 K = ElementKind
 CLOSE_GLYPHS = {"x", "X", "×", "✕", "✖", "⨯"}
@@ -44,7 +45,9 @@ def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
         gray = rgb.mean(axis=2)
     widgets, lines = untangle_indicators(widgets, lines, gray, reread)
     widgets = [w for w in widgets if not (w.kind == K.TEXT_FIELD and _is_frame(w, widgets, rgb))]
-    areas = [w for w in widgets if w.kind == K.TEXT_FIELD and w.box.height > TEXT_AREA_HEIGHT]
+    tall = [w for w in widgets if w.kind == K.TEXT_FIELD and w.box.height > TEXT_AREA_HEIGHT]
+    faces = [w for w in tall if _tall_face(gray, w.box, [ln.box for ln in lines if w.box.contains(ln.box.center)])]
+    areas = [w for w in tall if w not in faces]
     used: set[int] = set()
     out: list[Element] = []
     for wd in sorted(widgets, key=lambda e: e.box.area):
@@ -56,10 +59,13 @@ def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
         text = " ".join(lines[i].text for i in sorted(inside, key=lambda i: (lines[i].box.top, lines[i].box.left)))
         text = text.strip("[]|").strip()   # OCR reads a border touching the crop as a bracket
         kind = wd.kind
-        if kind == K.TEXT_FIELD and inside and _ink_centred(gray, wd.box):
+        if kind == K.TEXT_FIELD and inside and (wd in faces or _ink_centred(gray, wd.box)
+                                                and not _text_at_left(wd.box, [lines[i].box for i in inside])):
             kind = K.BUTTON
         out.append(replace(wd, kind=kind, text=text))
     out = _mark_tabs(out, rgb)
+    out = [_own_icon(e, out) for e in out]
+    out = [part for e in out for part in _arrows_named(e, gray)]
     free = [ln for i, ln in enumerate(lines) if i not in used]
     out = [_with_label(e, free) for e in out]
     out = [replace(e, kind=K.ICON) if e.kind == K.RADIO and not e.label else e for e in out]
@@ -231,6 +237,59 @@ def _ink_centred(gray: np.ndarray, box: Box) -> bool:
     return lgap >= 4 and abs(lgap - rgap) <= max(4, 0.25 * (lgap + rgap))
 
 
+def _own_icon(e: Element, elements: list[Element]) -> Element:
+    """A captionless face inside a field or drop-down (a spinner's arrows, a clear or calendar
+    button) belongs to that field: an icon, not one more button on the screen."""
+    if e.kind != K.BUTTON or e.text:
+        return e
+    host = any(o.kind in (K.TEXT_FIELD, K.COMBO) and o.box.area > 2 * e.box.area
+               and o.box.intersection(e.box) >= 0.7 * e.box.area for o in elements)
+    return replace(e, kind=K.ICON) if host else e
+
+
+def _arrows_named(e: Element, gray: np.ndarray) -> list[Element]:
+    """A captionless face holding arrow glyphs is named by them ("up arrow"); one holding two
+    (a spinner's up and down) is two icons, one per arrow, each clickable on its own half."""
+    if e.kind not in (K.ICON, K.BUTTON) or e.text or e.label:
+        return [e]
+    arrows = arrow_glyphs(gray, e.box)
+    if len(arrows) == 1:
+        return [replace(e, label=f"{arrows[0][1]} arrow")]
+    if len(arrows) != 2 or arrows[0][1] == arrows[1][1]:
+        return [e]
+    b = e.box
+    (first, way1), (second, way2) = sorted(arrows, key=lambda a: (a[0].top, a[0].left))
+    if first.bottom <= second.top:      # stacked: split the face at the gap between them
+        cut = (first.bottom + second.top) // 2
+        halves = [Box(b.left, b.top, b.width, cut - b.top), Box(b.left, cut, b.width, b.bottom - cut)]
+    else:                               # side by side
+        cut = (first.right + second.left) // 2
+        halves = [Box(b.left, b.top, cut - b.left, b.height), Box(cut, b.top, b.right - cut, b.height)]
+    return [replace(e, kind=K.ICON, box=h, label=f"{way} arrow") for h, way in zip(halves, (way1, way2), strict=True)]
+
+
+def _text_at_left(box: Box, texts: list[Box]) -> bool:
+    """True when the text in a bordered box starts at its left and leaves its right side empty
+    (a field's value; ink at the right end is then a field's own icon, e.g. a spinner's arrows)."""
+    left = min(t.left for t in texts) - box.left
+    right = box.right - max(t.right for t in texts)
+    return left < 0.5 * right - 4
+
+
+def _tall_face(gray: np.ndarray, box: Box, texts: list[Box]) -> bool:
+    """A bordered box taller than a text line whose caption sits in its middle (vertically, and
+    across unless the box is squarish): a big button (its caption may wrap over two lines), not a
+    text area (whose text starts at the top)."""
+    if not texts or box.height > 4 * TEXT_AREA_HEIGHT:
+        return False
+    if not _ink_centred(gray, box) and box.width > 1.6 * box.height:
+        return False   # (a squarish face is a button even when its caption overflows a side)
+    top = min(t.top for t in texts) - box.top
+    bottom = box.bottom - max(t.bottom for t in texts)
+    return top >= 8 and abs(top - bottom) <= max(6.0, 0.25 * (top + bottom)) \
+        and not _text_at_left(box, texts)
+
+
 def _mark_tabs(elements: list[Element], rgb: np.ndarray) -> list[Element]:
     """Two or more captioned faces side by side with shared top and bottom form a tab bar."""
     faces = [i for i, e in enumerate(elements) if e.kind == K.BUTTON and e.text]
@@ -240,7 +299,8 @@ def _mark_tabs(elements: list[Element], rgb: np.ndarray) -> list[Element]:
         b = elements[i].box
         for g in groups:
             last = elements[g[-1]].box
-            if abs(last.top - b.top) <= 3 and abs(last.bottom - b.bottom) <= 3 and -4 <= b.left - last.right <= 4:
+            gap = b.left - last.right   # (a few px more on a HiDPI screen)
+            if abs(last.top - b.top) <= 3 and abs(last.bottom - b.bottom) <= 3 and -4 <= gap <= max(4, b.height // 8):
                 g.append(i)
                 break
         else:
@@ -279,7 +339,13 @@ def _with_label(e: Element, lines: list[TextLine]) -> Element:
 def _text_kind(ln: TextLine, rgb: np.ndarray) -> ElementKind:
     if ln.text.strip() in CLOSE_GLYPHS and ln.box.width <= 32:
         return K.CLOSE
-    b = ln.box
+    return text_run_kind(rgb, ln.box)
+
+
+def text_run_kind(rgb: np.ndarray, b: Box) -> ElementKind:
+    """LINK when the text in ``b`` is link-styled (blue ink, or underlined), else TEXT; also
+    used on one word of a line, since a paragraph may hold a link among plain words."""
+    b = b.clip(rgb.shape[1], rgb.shape[0])
     patch = rgb[b.top:b.bottom, b.left:b.right].astype(int)
     if patch.size == 0:
         return K.TEXT

@@ -206,7 +206,8 @@ def _has_arrow(gray: np.ndarray, b: Box) -> bool:
     area = gray[b.top + inset:b.bottom - inset, b.right - side - inset:b.right - inset].astype(int)
     if area.size == 0:
         return False
-    background = int(np.median(gray[b.top + 2:b.bottom - 2, b.left + 2:b.left + 6]))
+    # the interior's commonest shade (a thin strip at the left edge may hold the border itself)
+    background = int(np.median(gray[b.top + inset:b.bottom - inset, b.left + inset:b.right - inset]))
     ink = np.abs(area - background) > _MARK_CONTRAST
     cols = ink.any(axis=0)
     rows = ink.any(axis=1)
@@ -247,3 +248,44 @@ def _shift(e: Element, dx: int, dy: int) -> Element:
 
     b = e.box
     return replace(e, box=Box(b.left + dx, b.top + dy, b.width, b.height))
+
+
+def arrow_glyphs(gray: np.ndarray, box: Box) -> list[tuple[Box, str]]:
+    """Arrow glyphs (solid triangles or chevrons) inside ``box``, each with the way it points:
+    "up", "down", "left" or "right" (a spinner's two arrows, a drop-down's chevron)."""
+    import cv2
+
+    inner = box.expand(-3).clip(gray.shape[1], gray.shape[0])
+    patch = gray[inner.top:inner.bottom, inner.left:inner.right].astype(int)
+    if patch.shape[0] < 5 or patch.shape[1] < 5:
+        return []
+    ink = (np.abs(patch - int(np.median(patch))) > _MARK_CONTRAST).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    found: list[tuple[Box, str]] = []
+    for i in range(1, count):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if area < 6 or w < 4 or h < 2 or w > 0.9 * patch.shape[1] and h > 0.9 * patch.shape[0]:
+            continue
+        way = _pointing(labels[y:y + h, x:x + w] == i)
+        if way is not None:
+            found.append((Box(inner.left + x, inner.top + y, w, h), way))
+    return found
+
+
+def _pointing(mask: np.ndarray) -> str | None:
+    """Which way a glyph tapers to a point: spans of ink shrink steadily towards its tip."""
+    def spans(m: np.ndarray) -> list[int]:
+        out = []
+        for row in m:
+            cols = np.flatnonzero(row)
+            out.append(int(cols[-1] - cols[0] + 1) if cols.size else 0)
+        return out
+
+    for way, m in (("up", mask), ("down", mask[::-1]), ("left", mask.T), ("right", mask.T[::-1])):
+        s = spans(m)
+        if len(s) < 3 or s[0] == 0 or s[-1] == 0:
+            continue
+        steady = all(b >= a - 1 for a, b in zip(s, s[1:], strict=False))
+        if steady and s[-1] >= 3 * max(1, s[0]) and s[-1] >= 4:
+            return way
+    return None
