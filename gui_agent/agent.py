@@ -101,6 +101,8 @@ class Agent:
         worker = getattr(planner, "worker", None)
         if worker is not None and getattr(worker, "state_reader", "absent") is None:
             worker.state_reader = self.checked_state
+        if worker is not None and getattr(worker, "value_reader", "absent") is None:
+            worker.value_reader = self.shown_text
 
     # -- screen -----------------------------------------------------------------------------
     def _observe(self) -> Observation:
@@ -153,6 +155,20 @@ class Agent:
         except GroundingError:
             return None
         return cand.element.checked if cand.element is not None else None
+
+    def shown_text(self, description: str, obs: Observation) -> str | None:
+        """The text an element shows (a field's value), or None when it cannot be found."""
+        try:
+            cand = self.ground(description, obs)
+        except GroundingError:
+            return None
+        # A field's value is read again on its own: the screen parse reads a short value next
+        # to the caret poorly ("0|" as "P"); the direct read paints the caret out first.
+        reader = getattr(self.parser, "read_text", None)
+        direct = reader(obs.image, cand.box) if reader is not None else None
+        if direct:
+            return direct
+        return cand.element.text if cand.element is not None and cand.element.text else None
 
     # -- the loop ---------------------------------------------------------------------------
     def run(self, task: str) -> RunResult:

@@ -60,6 +60,61 @@ class ScreenParser:
         self._prev_rgb: np.ndarray | None = None
         self._prev: _Frame | None = None
 
+    def read_text(self, image, box: Box, inset: int = 0) -> str | None:
+        """Read the text inside ``box`` directly: a field's value that text detection missed
+        (a single digit squeezed between a thick focus border and the caret, say).
+
+        The crop loses border remnants along its edges, is cut to its ink, enlarged and padded
+        with its own background before recognition.
+        """
+        import cv2
+
+        rgb = _as_rgb(image)
+        inner = Box(box.left + inset, box.top + inset, box.width - 2 * inset,
+                    box.height - 2 * inset).clip(rgb.shape[1], rgb.shape[0])
+        if inner.width < 4 or inner.height < 4:
+            return None
+        crop = rgb[inner.top:inner.bottom, inner.left:inner.right].astype(np.int16)
+        background = np.median(crop.reshape(-1, 3), axis=0)
+        ink = np.abs(crop - background).max(axis=2) > 60
+        rows = ink.mean(axis=1)
+        top, bottom, left, right = 0, ink.shape[0], 0, ink.shape[1]
+        while top < bottom and rows[top] > 0.5:           # top and bottom border lines
+            top += 1
+        while bottom > top and rows[bottom - 1] > 0.5:
+            bottom -= 1
+        cols = ink[top:bottom].mean(axis=0) if bottom > top else ink.mean(axis=0)
+        # Side borders: strip the columns that are ink nearly all the way down.
+        while left < right and cols[left] > 0.7:
+            left += 1
+        while right > left and cols[right - 1] > 0.7:
+            right -= 1
+        # A caret is a line taller than the text, at most 3 px wide: paint it out.
+        tall = cols > 0.6
+        for x in np.flatnonzero(tall):
+            run = tall[max(0, x - 3):x + 4]
+            if run.sum() <= 3:
+                crop[:, x] = background
+                ink[:, x] = False
+        body = ink[top:bottom, left:right].astype(np.uint8)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(body, connectivity=8)
+        for i in range(1, count):                          # specks: anti-aliased corners
+            if stats[i, cv2.CC_STAT_AREA] < 4:
+                body[labels == i] = 0
+        if not body.any():
+            return None
+        ys, xs = np.nonzero(body)
+        y0, y1 = top + max(0, ys.min() - 2), top + min(body.shape[0], ys.max() + 3)
+        x0, x1 = left + max(0, xs.min() - 2), left + min(body.shape[1], xs.max() + 3)
+        piece = np.ascontiguousarray(crop[y0:y1, x0:x1].astype(np.uint8))
+        zoom = max(1.0, 32.0 / max(1, piece.shape[0]))     # the recogniser reads ~32 px text best
+        piece = cv2.resize(piece, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
+        fill = [int(v) for v in background]
+        padded = cv2.copyMakeBorder(piece, 8, 8, 8, 8, cv2.BORDER_CONSTANT, value=fill)
+        (text, confidence), = self.ocr.recognize([cv2.cvtColor(padded, cv2.COLOR_RGB2BGR)])
+        text = text.strip()
+        return text if text and confidence >= self.ocr.min_confidence else None
+
     def reset(self) -> None:
         self._frames.clear()
         self._prev_rgb, self._prev = None, None

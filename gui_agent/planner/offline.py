@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 
-from ..actions import Action, Click, Done, Fail, format_action
+from ..actions import Action, Click, Done, Fail, Type, format_action
 from ..screen.observation import Observation
 from .base import Planner, StepRecord, Subtask
 from .instruction_parser import parse_instructions, wanted_state
@@ -20,7 +20,35 @@ log = logging.getLogger(__name__)
 
 # (target description, observation) -> is it checked / expanded? None: cannot tell.
 StateReader = Callable[[str, Observation], "bool | None"]
+# (target description, observation) -> the text it shows. None: cannot tell.
+ValueReader = Callable[[str, Observation], "str | None"]
 MAX_RETRIES = 1
+MAX_NUDGES = 50
+_DIGIT_LOOKALIKES = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1", "S": "5"})
+
+
+def read_number(text: str | None) -> float | None:
+    """A number shown on screen, tolerating OCR's letter-for-digit confusions."""
+    if text is None:
+        return None
+    # A text caret beside the digits reads as "|", "l" or "I": drop it before the look-alikes.
+    cleaned = text.strip().strip("|lI").translate(_DIGIT_LOOKALIKES)
+    cleaned = cleaned.replace(" ", "").replace(",", ".")
+    try:
+        return float(cleaned)
+    except ValueError:
+        return None
+
+
+def numeric_entry(subtask: Subtask) -> tuple[str, float] | None:
+    """(field, wanted number) when the subtask replaces a field's text with a number."""
+    if len(subtask.actions) != 1:
+        return None
+    action = subtask.actions[0]
+    if not (isinstance(action, Type) and action.clear and isinstance(action.into, str)):
+        return None
+    wanted = read_number(action.text)
+    return (action.into, wanted) if wanted is not None else None
 
 
 class OfflineManager:
@@ -69,10 +97,17 @@ class OfflineWorker:
     For check/uncheck/tick/untick/expand/collapse, ``state_reader`` (the agent wires it to
     the grounder) tells whether the target is already in the wanted state; then the click is
     skipped. None, or a reader answering None, means unknown: the click is made.
+
+    When a subtask sets a number ('set the spinner to 4', 'select 4 with the spinner'),
+    ``value_reader`` reads the field back after typing; a field that refused the keys (many
+    spinners do) is then nudged with its up/down arrows, one click at a time, re-reading the
+    value after each, until it shows the number (at most MAX_NUDGES clicks).
     """
 
-    def __init__(self, state_reader: StateReader | None = None) -> None:
+    def __init__(self, state_reader: StateReader | None = None,
+                 value_reader: ValueReader | None = None) -> None:
         self.state_reader = state_reader
+        self.value_reader = value_reader
         self._subtask: Subtask | None = None
         self._start = 0
         self._closed = True
@@ -91,7 +126,24 @@ class OfflineWorker:
             return self._close(Done())
         if done < len(subtask.actions):
             return subtask.actions[done]
+        nudge = self._nudge(subtask, observation, len(steps) - done)
+        if nudge is not None:
+            return nudge if isinstance(nudge, Click) else self._close(nudge)
         return self._close(Done())
+
+    def _nudge(self, subtask: Subtask, observation: Observation | None,
+               nudges: int) -> Action | None:
+        """The next arrow click towards a wanted number, Fail when it will not get there."""
+        entry = numeric_entry(subtask)
+        if entry is None or self.value_reader is None or observation is None:
+            return None
+        field, wanted = entry
+        shown = read_number(self.value_reader(field, observation))
+        if shown is None or shown == wanted:
+            return None
+        if nudges >= MAX_NUDGES:
+            return Fail(f"{field} shows {shown:g}, not {wanted:g}, after {nudges} arrow clicks")
+        return Click("the up arrow" if shown < wanted else "the down arrow")
 
     def _close(self, action: Action) -> Action:
         self._closed = True
@@ -111,6 +163,7 @@ class OfflineWorker:
         return False
 
 
-def offline_planner(state_reader: StateReader | None = None) -> Planner:
-    """The no-model planner; pass ``state_reader`` (or set ``planner.worker.state_reader``)."""
-    return Planner("offline", OfflineManager(), OfflineWorker(state_reader))
+def offline_planner(state_reader: StateReader | None = None,
+                    value_reader: ValueReader | None = None) -> Planner:
+    """The no-model planner; the agent wires the readers to its grounder when they are None."""
+    return Planner("offline", OfflineManager(), OfflineWorker(state_reader, value_reader))
