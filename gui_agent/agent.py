@@ -227,6 +227,10 @@ class Agent:
                 if sub.expect and not self._await_text(sub.expect, obs, history):
                     raise GuiAgentError(f'expected "{sub.expect}" to appear, but it did not')
                 done.append(queue.popleft())
+                if queue and getattr(manager, "replans_after_success", False):
+                    # A model-backed manager looks at the screen again after each subtask;
+                    # an empty plan means the task is finished.
+                    queue = deque(manager.replan(task, obs, done, None, ""))
                 if not queue and action.answer is not None:
                     return "done", "", action.answer
                 continue

@@ -35,6 +35,41 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--allow", action="append", default=[], metavar="WORD",
                    help="pre-approve risky actions named by WORD (e.g. --allow delete); repeatable")
     p.add_argument("--runs-dir", type=Path, help="where run folders go")
+    _add_model_flags(p)
+
+
+def _add_model_flags(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("model", "plan with a vision-language model instead of the offline "
+                             "planner (also settable in the config file and GUI_AGENT_* variables)")
+    g.add_argument("--model", metavar="DIR_OR_ID",
+                   help="a local model folder, a Hugging Face repo id, or a server's model name")
+    g.add_argument("--family", metavar="NAME",
+                   help="the model family (see `gui-agent models`; default: guessed from the model)")
+    g.add_argument("--backend", choices=["transformers", "openai"],
+                   help="run the model in-process (transformers) or on an OpenAI-compatible server")
+    g.add_argument("--base-url", metavar="URL", help="the server's URL, e.g. http://localhost:8000/v1")
+    g.add_argument("--api-key-env", metavar="VAR", help="environment variable holding the server's API key")
+    g.add_argument("--grounding-model", metavar="DIR_OR_ID",
+                   help="a separate pointing model for targets the screen parser cannot find")
+    g.add_argument("--grounding-family", metavar="NAME", help="the grounding model's family")
+    g.add_argument("--grounding-zoom", action="store_true", default=None,
+                   help="refine the grounding model's point on a zoomed-in crop (a second model call)")
+    g.add_argument("--allow-download", action="store_true", default=None,
+                   help="download model weights from the Hugging Face hub when they are not cached")
+    g.add_argument("--device", metavar="DEVICE", help="auto, cpu, cuda, cuda:N or mps")
+    g.add_argument("--dtype", choices=["auto", "float32", "float16", "bfloat16"])
+    g.add_argument("--max-pixels", metavar="PIXELS", type=_pixels,
+                   help="image budget per screenshot, e.g. 1280x28x28 (default: the family's)")
+    g.add_argument("--min-pixels", metavar="PIXELS", type=_pixels, help="smallest image budget")
+
+
+def _pixels(text: str) -> int:
+    from .backends.images import parse_budget
+
+    try:
+        return parse_budget(text)
+    except GuiAgentError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -79,6 +114,16 @@ def build_parser() -> argparse.ArgumentParser:
     from .bench.miniwob import add_arguments as add_miniwob_arguments
 
     add_miniwob_arguments(b)
+    b = bsub.add_parser("vlm", help="image tokens, prefill/decode speed and seconds per step of a local VLM",
+                        description="Measure a local vision-language model at several image budgets "
+                        "on 1280x800 and 1920x1080 screenshots.")
+    from .bench.vlm import add_arguments as add_vlm_arguments
+
+    add_vlm_arguments(b)
+
+    from .commands.models import add_models_parser
+
+    add_models_parser(sub)
     return parser
 
 
@@ -116,6 +161,14 @@ def main(argv: list[str] | None = None) -> int:
             from .bench.miniwob import run_miniwob_bench
 
             return run_miniwob_bench(args)
+        if args.command == "bench" and args.bench == "vlm":
+            from .bench.vlm import run_vlm_bench
+
+            return run_vlm_bench(args)
+        if args.command == "models":
+            from .commands.models import models_command
+
+            return models_command(args)
         if args.command == "batch":
             from .commands.batch import batch_command
 

@@ -15,6 +15,10 @@ from typing import Any
 from .errors import ConfigError
 
 SAFETY_MODES = ("ask", "refuse", "allow")
+MODEL_BACKENDS = ("transformers", "openai")
+DEVICES = ("auto", "cpu", "cuda", "mps")
+DTYPES = ("auto", "float32", "float16", "bfloat16")
+_PIXEL_FIELDS = ("min_pixels", "max_pixels")
 
 
 def user_config_dir() -> Path:
@@ -42,6 +46,20 @@ class Settings:
     stop_hotkey: str = "<ctrl>+<alt>+<esc>"
     runs_dir: Path = field(default_factory=lambda: user_data_dir() / "runs")
     save_screenshots: bool = True
+    # A vision-language model; without ``model`` the offline planner plans.
+    model: str | None = None            # a local folder or a Hugging Face repo id (or a server's model name)
+    family: str | None = None           # a models/registry.toml family; None: guessed from the model
+    backend: str | None = None          # transformers | openai; None: openai when base_url is set
+    base_url: str | None = None         # an OpenAI-compatible server (vLLM, llama.cpp, Ollama, ...)
+    api_key_env: str | None = None      # the environment variable holding that server's API key
+    grounding_model: str | None = None  # a separate pointing model, the grounding ladder's last rung
+    grounding_family: str | None = None
+    grounding_zoom: bool = False        # refine the grounding model's point on a zoomed-in crop
+    allow_download: bool = False        # fetch model weights from the Hugging Face hub if missing
+    device: str | None = None           # auto | cpu | cuda[:N] | mps
+    dtype: str | None = None            # auto | float32 | float16 | bfloat16
+    min_pixels: int | None = None       # image budget override (default: the family's)
+    max_pixels: int | None = None
 
     def __post_init__(self) -> None:
         if self.safety not in SAFETY_MODES:
@@ -52,6 +70,22 @@ class Settings:
             raise ConfigError("max_seconds must be positive")
         if self.monitor < 0:
             raise ConfigError("monitor must be 0 (all monitors) or a monitor number from 1")
+        self._check_model_settings()
+
+    def _check_model_settings(self) -> None:
+        if self.backend is not None and self.backend not in MODEL_BACKENDS:
+            raise ConfigError(f"backend must be one of {', '.join(MODEL_BACKENDS)}, not {self.backend!r}")
+        if self.device is not None and self.device.split(":")[0] not in DEVICES:
+            raise ConfigError(f"device must be one of {', '.join(DEVICES)} (cuda:N for one GPU), "
+                              f"not {self.device!r}")
+        if self.dtype is not None and self.dtype not in DTYPES:
+            raise ConfigError(f"dtype must be one of {', '.join(DTYPES)}, not {self.dtype!r}")
+        for name in _PIXEL_FIELDS:
+            value = getattr(self, name)
+            if value is not None and value < 1:
+                raise ConfigError(f"{name} must be a positive pixel count, not {value}")
+        if self.min_pixels and self.max_pixels and self.min_pixels > self.max_pixels:
+            raise ConfigError(f"min_pixels ({self.min_pixels}) must not exceed max_pixels ({self.max_pixels})")
 
     def with_overrides(self, **values: Any) -> Settings:
         """A copy with the given non-None values applied (command-line flags)."""
@@ -60,6 +94,11 @@ class Settings:
 
 def _convert(name: str, kind: Any, raw: Any, origin: str) -> Any:
     kind_name = kind if isinstance(kind, str) else getattr(kind, "__name__", str(kind))
+    kind_name = kind_name.removesuffix(" | None")
+    if name in _PIXEL_FIELDS and isinstance(raw, str):
+        from .backends.images import parse_budget
+
+        return parse_budget(raw)
     try:
         if kind_name == "int":
             return int(raw)

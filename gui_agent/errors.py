@@ -75,3 +75,7 @@ class ReplayError(GuiAgentError):
 
 class MemoryStoreError(GuiAgentError):
     """The experience memory database is unusable (corrupt, foreign, or locked)."""
+
+
+class BackendError(GuiAgentError):
+    """A model could not be loaded or did not answer (missing weights, no server, out of memory)."""

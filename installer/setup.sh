@@ -32,6 +32,22 @@ install_system_packages() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# The dev/vlm extras need torch (>=2.2). Install the pinned CPU-sized build before the extras so
+# that resolving them never pulls a multi-GB CUDA build; a torch already present is kept (bring
+# your own CUDA/MPS build). GUI_AGENT_TORCH_SPEC / GUI_AGENT_TORCH_INDEX_URL override the pin and
+# the index (e.g. https://download.pytorch.org/whl/cpu where PyPI's default build is CUDA).
+install_torch_first() {
+  case "$EXTRAS" in *dev*|*vlm*) ;; *) return 0 ;; esac
+  "$VENV/bin/python" -c "import torch" >/dev/null 2>&1 && return 0
+  local spec="${GUI_AGENT_TORCH_SPEC:-torch==2.13.0}"
+  echo "setup: installing $spec before the extras"
+  if [ -n "${GUI_AGENT_TORCH_INDEX_URL:-}" ]; then
+    "$VENV/bin/python" -m pip install -q "$spec" --index-url "$GUI_AGENT_TORCH_INDEX_URL"
+  else
+    "$VENV/bin/python" -m pip install -q "$spec"
+  fi
+}
+
 install_python_env() {
   if [ ! -x "$VENV/bin/python" ]; then
     echo "setup: creating virtual environment $VENV"
@@ -41,6 +57,7 @@ install_python_env() {
   if [ ! -f "$stamp" ] || [ "$ROOT/pyproject.toml" -nt "$stamp" ]; then
     echo "setup: installing gui-agent[$EXTRAS] into $VENV"
     "$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null
+    install_torch_first
     "$VENV/bin/python" -m pip install -q -e "$ROOT[$EXTRAS]"
     touch "$stamp"
   fi

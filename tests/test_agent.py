@@ -172,3 +172,13 @@ def test_offline_planner_errors_end_the_run_without_acting(tmp_path, task):
     result = agent.run(task)
     assert result.outcome == "error" and "could not understand" in result.reason.lower()
     assert desktop.controller.log == []
+
+
+def test_a_manager_that_replans_after_success_is_asked_after_each_subtask(tmp_path):
+    agent, desktop, manager = make_agent([Click("OK")], tmp_path)
+    manager.subtasks.append(Subtask("then this", (Click("Name"),)))
+    manager.replans_after_success = True
+    result = agent.run("two subtasks")
+    # the replan after the first subtask returned [] (finished), so the second never ran
+    assert result.ok and manager.replans == [""]
+    assert len(desktop.controller.calls("click")) == 1

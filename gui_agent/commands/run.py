@@ -41,6 +41,16 @@ def print_result(result: RunResult) -> None:
         print(f"run folder: {result.run_dir}")
 
 
+MODEL_FLAGS = ("model", "family", "backend", "base_url", "api_key_env", "grounding_model",
+               "grounding_family", "grounding_zoom", "allow_download", "device", "dtype",
+               "min_pixels", "max_pixels")
+
+
+def model_overrides(args: argparse.Namespace) -> dict[str, object]:
+    """The model flags given on the command line (None for those left out)."""
+    return {name: getattr(args, name, None) for name in MODEL_FLAGS}
+
+
 def run_command(args: argparse.Namespace) -> int:
     from ..agent import Agent, AgentHooks
     from ..config import load_settings
@@ -51,8 +61,14 @@ def run_command(args: argparse.Namespace) -> int:
         max_steps=args.max_steps, max_seconds=args.max_seconds, monitor=args.monitor,
         safety=args.safety, runs_dir=args.runs_dir,
         allow=tuple(args.allow) if args.allow else None,
+        **model_overrides(args),
     )
-    planner = offline_planner()
+    planner, ladder, parser = offline_planner(), None, None
+    if settings.model or settings.grounding_model:
+        from ..planner.vlm_setup import model_parts
+
+        model_planner, ladder, parser = model_parts(settings)
+        planner = model_planner or planner
 
     def on_plan(subtasks: list) -> None:
         print(f"plan ({len(subtasks)} subtasks):")
@@ -70,7 +86,8 @@ def run_command(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as stack:
         if args.screenshot:
             desktop = StillDesktop.from_file(args.screenshot)
-            agent = Agent(desktop, planner, settings=settings, hooks=hooks, live=False)
+            agent = Agent(desktop, planner, settings=settings, hooks=hooks, live=False,
+                          ladder=ladder, parser=parser)
         else:
             from ..control.dry_run import DryRunController
             from ..display import ensure_display
@@ -83,7 +100,7 @@ def run_command(args: argparse.Namespace) -> int:
 
                 controller = PyAutoGuiController()
             agent = Agent(LiveDesktop(controller, settings.monitor), planner, settings=settings,
-                          hooks=hooks, live=not args.dry_run)
+                          hooks=hooks, live=not args.dry_run, ladder=ladder, parser=parser)
         result = agent.run(args.task)
     print_result(result)
     if result.outcome == "error":

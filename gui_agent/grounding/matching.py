@@ -31,7 +31,9 @@ _PUNCT_RE = re.compile(r"[^\w\s]+", re.UNICODE)
 _SPACE_RE = re.compile(r"\s+")
 # Confusable glyphs folded onto one representative (applied to lower-cased text).
 _OCR_MULTI = (("rn", "m"), ("vv", "w"))
-_OCR_SINGLE = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l", "5": "s", "8": "b"})
+# An underline (links) cuts the descenders: "v" reads as "y", "q" as "g".
+_OCR_SINGLE = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l", "5": "s", "8": "b",
+                             "y": "v", "g": "q"})
 
 
 @dataclass(frozen=True)

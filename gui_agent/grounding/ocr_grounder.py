@@ -43,6 +43,7 @@ _AREA_ROLES = {"text area", "textarea"}
 ROLE_ONLY_SCORE = 0.9           # an element picked by its role alone ('the 2nd text field')
 SPELLED_SCORE = 0.97            # an element whose whole text is the description ('Tab #2')
 ORDINAL_BAND = 0.12             # elements within this of the best match count for an ordinal
+QUOTED_CASE_FACTOR = 0.9        # quoted text in another letter case: still found, clearly second
 LABEL_REACH = 60.0              # px: how fast a label's claim on a widget fades with distance
 RELATION_REACH = 2.5            # anchor heights: the same for 'right of X', 'below X' ...
 
@@ -142,6 +143,9 @@ def _direct_matches(query: TargetQuery, elements: Iterable[Element], use_labels:
                     break
             if m is not None and query.quoted and m.grade in ("fuzzy", "partial-fuzzy"):
                 m = None  # quoted text is matched literally (OCR confusions still allowed)
+            if m is not None and query.quoted and m.grade in ("case", "partial-case"):
+                # quoted "yes" names the "yes" button, not the "Yes" one: letter case counts
+                m = replace(m, score=m.score * QUOTED_CASE_FACTOR)
             if m is not None and field == "label" and m.partial:
                 m = None  # a label names its widget as a whole, not by one of its words
             if m is not None and (best is None or m.score > best[0].score):

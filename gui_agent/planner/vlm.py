@@ -1,0 +1,350 @@
+"""A hierarchical planner backed by a vision-language model (Manager and Worker).
+
+The Manager asks for a short numbered list of subtasks and, when a subtask fails, for the
+rest of the plan from the current screenshot and what was done. The Worker asks for the next
+action of the current subtask from the last few screenshots and a compact history. A reply
+that cannot be read gets one retry with a format reminder, then a PlanningError that shows its
+start. The same action proposed again on an unchanged screen (or a step the agent marked as
+looping) gets one reflection — "your last action had no effect, choose another" — and, if the
+model repeats itself anyway, the subtask fails with the reason.
+
+End-to-end models (UI-TARS) answer with coordinates: their actions' targets are Points or
+Boxes in observation-image pixels, which the agent uses directly. Our canonical "gui-agent"
+format may name targets by description; the grounding ladder resolves those.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from PIL import Image
+
+from ..actions import Action, AskUser, Done, Fail, Type, Wait, format_action
+from ..backends.base import Backend, GenerationSettings, Message
+from ..errors import PlanningError
+from ..screen.observation import Observation
+from ..verify import frame_digest
+from . import prompting
+from .base import Planner, StepRecord, Subtask
+from .prompting import PromptSettings, ScreenText
+
+log = logging.getLogger(__name__)
+
+LOOP_NOTE = "the same action on an unchanged screen keeps repeating"  # agent.py's wording
+_ITEM = re.compile(r"^\s*(?:\d+\s*[.):]|[-*•])\s+(.+?)\s*$")
+_GIVE_UP = re.compile(r"^\s*(?:give\s*up|cannot be done)\b[:\s-]*(.*)$", re.I | re.S)
+_DONE = re.compile(r"^\s*(?:done|finished|nothing(?: is)? left)\s*[.!]?\s*$", re.I)
+_ACTION_LINE = re.compile(r"Action\s*:\s*(.+)", re.S)
+
+
+def preview(text: str, limit: int = 160) -> str:
+    flat = " ".join(text.split())
+    return repr(flat if len(flat) <= limit else flat[:limit - 3] + "...")
+
+
+@dataclass(frozen=True)
+class PlanReply:
+    """A plan as the model wrote it: subtasks, or finished, or a reason to give up."""
+
+    subtasks: tuple[str, ...] = ()
+    finished: bool = False
+    give_up: str | None = None
+
+
+def parse_plan(text: str, max_subtasks: int = 8) -> PlanReply:
+    """Read a numbered (or bulleted) list of subtasks, ``DONE`` or ``GIVE UP: why``."""
+    body = re.sub(r"<think>.*?</think>", "", text, flags=re.S).strip()
+    give_up = _GIVE_UP.match(body)
+    if give_up:
+        return PlanReply(give_up=give_up.group(1).strip() or "the model gave up")
+    if _DONE.match(body):
+        return PlanReply(finished=True)
+    items = [m.group(1).strip().strip('"') for line in body.splitlines() if (m := _ITEM.match(line))]
+    items = [i for i in items if i]
+    if not items:
+        raise PlanningError(f"expected a numbered list of subtasks, got {preview(body, 80)}")
+    return PlanReply(tuple(items[:max_subtasks]))
+
+
+@dataclass
+class RunContext:
+    """What the manager and worker of one planner share: the task, the plan, the history."""
+
+    task: str = ""
+    plan: list[Subtask] = field(default_factory=list)
+    history: Sequence[StepRecord] = ()
+
+
+def _ask(backend: Backend, messages: list[Message], generation: GenerationSettings | None,
+         what: str) -> str:
+    reply = backend.generate(messages, generation)
+    if not isinstance(reply, str):
+        raise PlanningError(f"the {what} backend {getattr(backend, 'name', '?')!r} returned no text")
+    return reply
+
+
+def ask_with_retry(backend: Backend, messages: list[Message], generation: GenerationSettings | None,
+                   read: Callable[[str], object], reminder: Callable[[str], str], what: str) -> object:
+    """``read(reply)``; on a PlanningError one retry with ``reminder(error)``, then a clear error."""
+    reply = _ask(backend, messages, generation, what)
+    try:
+        return read(reply)
+    except PlanningError as first:
+        log.info("%s reply unreadable (%s); retrying with a format reminder", what, first)
+        retry = prompting.retry_messages(messages, reply, reminder(str(first)))
+        again = _ask(backend, retry, generation, what)
+        try:
+            return read(again)
+        except PlanningError as second:
+            raise PlanningError(
+                f"the {what} model's reply could not be read, even after a reminder of the "
+                f"format: {second}. The reply began: {preview(again)}") from second
+
+
+class VlmManager:
+    """Task -> subtasks, and the rest of the plan after a subtask ends or fails (module doc).
+
+    ``replans_after_success`` tells the agent loop to call ``replan(..., failed=None, ...)``
+    after each finished subtask too (only failure re-plans count against ``max_replans``).
+    """
+
+    replans_after_success = True
+
+    def __init__(self, backend: Backend, settings: PromptSettings | None = None, *,
+                 generation: GenerationSettings | None = None, screen_text: ScreenText | None = None,
+                 skills: Sequence[str] = (), max_replans: int = 3,
+                 context: RunContext | None = None) -> None:
+        self.backend = backend
+        self.settings = settings or PromptSettings()
+        self.generation = generation
+        self.screen_text = screen_text
+        self.skills = tuple(skills)
+        self.max_replans = max_replans
+        self.context = context or RunContext()
+        self.replans = 0
+
+    def _read(self, reply: str) -> PlanReply:
+        return parse_plan(reply, self.settings.max_subtasks)
+
+    def plan(self, task: str, observation: Observation | None) -> list[Subtask]:
+        messages = prompting.manager_messages(task, observation, self.settings,
+                                              screen_text=self.screen_text, skills=self.skills)
+        plan = ask_with_retry(self.backend, messages, self.generation, self._read,
+                              prompting.plan_reminder, "planning")
+        assert isinstance(plan, PlanReply)
+        if plan.give_up is not None:
+            raise PlanningError(f"the model cannot plan {task!r}: {plan.give_up}")
+        subtasks = [Subtask(s) for s in plan.subtasks] or [Subtask(task)]
+        if plan.finished:  # already done on the screen: one subtask lets the worker confirm it
+            subtasks = [Subtask(task)]
+        self.context.task, self.context.plan, self.replans = task, list(subtasks), 0
+        log.info("plan for %r: %s", task, [s.instruction for s in subtasks])
+        return subtasks
+
+    def replan(self, task: str, observation: Observation | None, done: list[Subtask],
+               failed: Subtask | None, reason: str) -> list[Subtask]:
+        """The subtasks still to do; [] when the model says it is finished or gives up, or
+        after ``max_replans`` re-plans (then the run fails with ``reason``)."""
+        if failed is not None:
+            if self.replans >= self.max_replans:
+                log.info("not re-planning again after %d re-plans: %s", self.replans, reason)
+                return []
+            self.replans += 1
+        messages = prompting.replan_messages(
+            task, observation, self.settings, done=done, failed=failed, reason=reason,
+            history=self.context.history, screen_text=self.screen_text, skills=self.skills)
+        plan = ask_with_retry(self.backend, messages, self.generation, self._read,
+                              prompting.plan_reminder, "planning")
+        assert isinstance(plan, PlanReply)
+        if plan.give_up is not None or plan.finished:
+            log.info("re-plan ends the run: %s", plan.give_up or "finished")
+            return []
+        subtasks = [Subtask(s) for s in plan.subtasks]
+        self.context.plan = [*done, *subtasks]
+        log.info("re-plan after %r: %s", reason, [s.instruction for s in subtasks])
+        return subtasks
+
+
+class VlmWorker:
+    """Subtask + screenshots + history -> the next action (see module doc).
+
+    ``adapter`` reads the family's replies (``parse(text, frame) -> ModelReply``) and
+    ``frame_for(observation)`` gives the ImageFrame its coordinates refer to.
+    """
+
+    def __init__(self, backend: Backend, adapter: object, frame_for: Callable[[Observation], object],
+                 family_text: str, settings: PromptSettings | None = None, *,
+                 generation: GenerationSettings | None = None, screen_text: ScreenText | None = None,
+                 skills: Sequence[str] = (), max_failed_steps: int = 2,
+                 context: RunContext | None = None) -> None:
+        self.backend = backend
+        self.adapter = adapter
+        self.frame_for = frame_for
+        self.family_text = family_text
+        self.settings = settings or PromptSettings()
+        self.generation = generation
+        self.screen_text = screen_text
+        self.skills = tuple(skills)
+        self.max_failed_steps = max_failed_steps
+        self.context = context or RunContext()
+        self._frames: deque[tuple[str, Image.Image]] = deque(maxlen=self.settings.screenshots)
+        self._said: dict[str, str] = {}           # canonical action text -> the model's wording
+        self._subtask: Subtask | None = None
+        self._start = 0
+        self._closed = True
+        self._pending: list[Action] = []
+        self._tried: set[tuple[str, str]] = set()  # (action, screen digest) within the attempt
+        self._reflected = False
+
+    # -- bookkeeping --------------------------------------------------------------------------
+    def _begin(self, subtask: Subtask, history: Sequence[StepRecord]) -> None:
+        if subtask is not self._subtask or self._closed:
+            self._subtask, self._start, self._closed = subtask, len(history), False
+            self._pending, self._tried, self._reflected = [], set(), False
+
+    def _end(self, action: Action) -> Action:
+        if isinstance(action, Done | Fail):
+            self._closed = True
+        return action
+
+    def _remember(self, observation: Observation | None) -> str:
+        if observation is None:
+            return ""
+        digest = frame_digest(observation.image)
+        if not self._frames or self._frames[-1][0] != digest:
+            self._frames.append((digest, observation.image))
+        return digest
+
+    def _shown(self, action: Action) -> str | None:
+        return self._said.get(format_action(action))
+
+    def _position(self, subtask: Subtask) -> str:
+        plan = self.context.plan
+        index = next((i for i, s in enumerate(plan) if s is subtask), None)
+        return f"{index + 1} of {len(plan)}" if index is not None else "current"
+
+    # -- the protocol -------------------------------------------------------------------------
+    def next_action(self, subtask: Subtask, observation: Observation | None,
+                    history: Sequence[StepRecord]) -> Action:
+        self.context.history = history
+        self._begin(subtask, history)
+        digest = self._remember(observation)
+        mine = list(history[self._start:])
+        reflection: str | None = None
+        if mine and not mine[-1].ok and not isinstance(mine[-1].action, AskUser):
+            self._pending = []
+            last = mine[-1]
+            if LOOP_NOTE in last.note:
+                if self._reflected:
+                    return self._end(Fail(f"{last.note}: {format_action(last.action)} (a different "
+                                          "action was asked for)"))
+                reflection = self._reflect(last.action)
+            elif _failed_tail(mine) >= self.max_failed_steps:
+                return self._end(Fail(last.note or f"{format_action(last.action)} failed"))
+        if self._pending and reflection is None:
+            return self._end(self._pending.pop(0))
+        action = self._propose(subtask, observation, history, reflection)
+        if _is_repeat(action, digest, self._tried):
+            if self._reflected:
+                return self._end(Fail(f"{LOOP_NOTE}: {format_action(action)} had no effect, and the "
+                                      "model chose it again after being told"))
+            action = self._propose(subtask, observation, history, self._reflect(action))
+            if _is_repeat(action, digest, self._tried):
+                return self._end(Fail(f"{LOOP_NOTE}: {format_action(action)} had no effect, and the "
+                                      "model chose it again after being told"))
+        if not isinstance(action, Done | Fail | AskUser | Wait):
+            self._tried.add((format_action(action), digest))
+        return self._end(action)
+
+    def _reflect(self, action: Action) -> str:
+        self._reflected = True
+        log.info("reflection: %s had no effect", format_action(action))
+        return prompting.reflection_text(action, self._shown(action))
+
+    def _propose(self, subtask: Subtask, observation: Observation | None,
+                 history: Sequence[StepRecord], reflection: str | None) -> Action:
+        messages = prompting.worker_messages(
+            self.context.task or subtask.instruction, subtask, self._position(subtask),
+            self.context.plan, [img for _, img in self._frames], history, self.settings,
+            family_text=self.family_text, observation=observation, screen_text=self.screen_text,
+            skills=self.skills, shown=self._shown, reflection=reflection)
+        frame = self.frame_for(observation) if observation is not None else None
+
+        def read(reply: str) -> object:
+            parsed = self.adapter.parse(reply, frame)  # type: ignore[attr-defined]
+            if not parsed.actions:
+                raise PlanningError(f"no action in the reply {preview(reply, 80)}")
+            return parsed
+
+        reminder = getattr(self.adapter, "format_reminder", "")
+        parsed = ask_with_retry(self.backend, messages, self.generation, read,
+                                lambda err: prompting.action_reminder(err, reminder), "acting")
+        actions: tuple[Action, ...] = parsed.actions  # type: ignore[attr-defined]
+        wording = _action_wording(parsed.raw)  # type: ignore[attr-defined]
+        if wording and len(actions) == 1:
+            self._said[format_action(actions[0])] = wording
+        log.debug("worker: %s (thought: %s)", [format_action(a) for a in actions],
+                  getattr(parsed, "thought", "")[:200])
+        self._pending = list(actions[1:])
+        return actions[0]
+
+
+def _failed_tail(records: Sequence[StepRecord]) -> int:
+    count = 0
+    for record in reversed(records):
+        if record.ok or isinstance(record.action, AskUser):
+            break
+        count += 1
+    return count
+
+
+def _is_repeat(action: Action, digest: str, tried: set[tuple[str, str]]) -> bool:
+    if isinstance(action, Done | Fail | AskUser | Wait | Type) or not digest:
+        return False
+    return (format_action(action), digest) in tried
+
+
+def _action_wording(raw: str) -> str:
+    """The model's own text of its action ('click(start_box=...)'), for the history."""
+    match = _ACTION_LINE.search(raw)
+    text = (match.group(1) if match else raw).strip()
+    return text[:200] if "\n" not in text else ""
+
+
+def vlm_planner(backend: Backend, family: object, *, settings: PromptSettings | None = None,
+                manager_backend: Backend | None = None, screen_text: ScreenText | None = None,
+                skills: Sequence[str] = (), generation: GenerationSettings | None = None,
+                max_replans: int = 3) -> Planner:
+    """A hierarchical planner for a model family (a registry ModelFamily: ``name``, ``prompt``,
+    ``parser`` (the reply adapter), ``coordinates``, ``min_pixels``, ``max_pixels``).
+
+    ``settings`` defaults to the family's image budget; ``manager_backend`` (default: the same
+    model) plans the subtasks.
+    """
+    from ..backends.adapters import get_adapter
+    from ..backends.coordinates import ImageFrame
+    from ..backends.images import ImageBudget
+    from .vlm_setup import family_budget, family_convention, family_generation
+
+    if settings is None:
+        settings = PromptSettings(budget=family_budget(family))
+    convention = family_convention(family)
+    adapter = get_adapter(str(getattr(family, "parser", "") or getattr(family, "name", "")))
+    budget: ImageBudget = settings.budget
+    context = RunContext()
+    if generation is None:
+        generation = family_generation(family)
+
+    def frame_for(observation: Observation) -> ImageFrame:
+        return ImageFrame.for_observation(observation, convention, budget)
+
+    manager = VlmManager(manager_backend or backend, settings, generation=generation,
+                         screen_text=screen_text, skills=skills, max_replans=max_replans,
+                         context=context)
+    worker = VlmWorker(backend, adapter, frame_for, prompting.family_prompt(family), settings,
+                       generation=generation, screen_text=screen_text, skills=skills, context=context)
+    return Planner(f"vlm:{getattr(family, 'name', 'model')}", manager, worker)
