@@ -136,3 +136,58 @@ def test_a_tiny_random_model_ends_the_run_with_a_clear_error(xvfb, tmp_path, tin
     assert "could not be read, even after a reminder" in result.reason
     assert "The reply began:" in result.reason
     assert result.steps == () and state["login"]["logged_in_as"] in (None, "")
+
+
+def test_replanning_reflection_and_a_question_on_the_real_app(xvfb, tmp_path, parser):
+    """A failed subtask is re-planned, a repeated no-op gets a reflection, the model asks the
+    person, and the task still ends in the right app state."""
+    from gui_agent.agent import AgentHooks
+    from gui_agent.grounding.default import default_ladder
+
+    backend = ScriptedBackend([
+        "1. Open the Reports tab",                     # the manager's first plan
+        'click("Reports")',                            # not on the screen: the step fails
+        'fail("there is no Reports tab")',
+        "1. Open the Contacts tab\n2. Edit Bob",       # re-plan after the failure
+        'click("Contacts")',
+        "done()",
+        "1. Edit Bob",                                 # re-plan after the finished subtask
+        'click("Address book")',                       # a heading: nothing changes
+        'click("Address book")',                       # the same again: reflection follows
+        'ask_user("Which contact should I edit?")',    # the answer to the reflection
+        'click("the Edit button next to Bob")',
+        "done()",
+    ])
+    questions: list[str] = []
+    hooks = AgentHooks(ask_user=lambda q: questions.append(q) or "Bob")
+    ladder, parser = default_ladder(parser)
+    with playground(tmp_path) as app:
+        agent = live_agent(vlm_planner(backend, get_family("gui-agent")), tmp_path,
+                           ladder=ladder, parser=parser, hooks=hooks)
+        result = agent.run("edit Bob's contact")
+        state = final_state(app)
+    steps = "\n".join(s.describe() for s in result.steps)
+    assert result.outcome == "done", f"{result.reason}\n{steps}"
+    assert (state["contacts"]["last_edit"] or {}).get("name") == "Bob", steps
+    assert [s.outcome for s in result.steps][0] == "failed"
+    assert questions == ["Which contact should I edit?"]
+    assert any("FAILED" in r.text for r in backend.requests), "the re-plan was told of the failure"
+    assert backend.remaining == 0
+
+
+def test_the_step_limit_stops_a_model_that_never_finishes(xvfb, tmp_path, parser):
+    from gui_agent.grounding.default import default_ladder
+
+    tabs = ["Items", "Contacts", "Login", "Settings"] * 3
+    backend = ScriptedBackend(["1. Look around", *[f'click("{t}")' for t in tabs]])
+    ladder, parser = default_ladder(parser)
+    with playground(tmp_path) as app:
+        agent = live_agent(vlm_planner(backend, get_family("gui-agent")), tmp_path,
+                           ladder=ladder, parser=parser)
+        agent.settings = Settings(safety="refuse", max_steps=4, max_seconds=90,
+                                  runs_dir=tmp_path / "runs")
+        result = agent.run("look around the app")
+        state = final_state(app)
+    assert result.outcome == "failed" and "step limit" in result.reason
+    assert len(result.steps) == 4
+    assert state["current_tab"] == "Settings"  # the four clicks happened, the fifth did not
