@@ -68,6 +68,7 @@ def test_ui_tars_replies_with_coordinates_add_an_item(xvfb, tmp_path):
             "1. Open the Items tab\n2. Add Dates to the list",
             click("Items", "tab"),
             "Thought: the Items page is open.\nAction: finished(content='')",
+            "1. Add Dates to the list",                # re-planned after the finished subtask
             click("New item", "field"),
             "Thought: the field has focus.\nAction: type(content='Dates')",
             click("Add", "button"),

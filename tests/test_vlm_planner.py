@@ -70,6 +70,7 @@ def test_a_plan_is_done_subtask_by_subtask_with_points_from_the_model(tmp_path):
         "1. Click the blue box\n2. Type the name",
         "Thought: the blue box is top left.\nAction: click(start_box='(30,20)')",
         "Thought: clicked.\nAction: finished(content='')",
+        "1. Type the name",                            # re-planned after the finished subtask
         "Action: type(content='Ann')",
         "Action: finished(content='all done')",
     ], tmp_path)
