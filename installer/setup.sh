@@ -12,8 +12,9 @@ PYTHON="${PYTHON:-python3}"
 # Xvfb and the X client libraries Qt's xcb plugin needs; xclip for non-ASCII typing via the clipboard.
 SYSTEM_PACKAGES=(xvfb xdotool x11-utils xclip libxcb-icccm4 libxcb-keysyms1 libxcb-cursor0
   libxcb-image0 libxcb-render-util0 libxcb-shape0 libxcb-xinerama0 libxcb-randr0 libxkbcommon-x11-0
-  libegl1 libgl1 libglib2.0-0 libfontconfig1 libdbus-1-3 fonts-dejavu-core fonts-liberation
-  chromium)
+  libegl1 libgl1 libglib2.0-0 libfontconfig1 libdbus-1-3 fonts-dejavu-core fonts-liberation)
+# The MiniWoB++ benchmark and its tests drive a real Chromium window: only the dev set-up needs it.
+case "$EXTRAS" in *dev*|*bench*) SYSTEM_PACKAGES+=(chromium) ;; esac
 
 install_system_packages() {
   if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg-query >/dev/null 2>&1; then
