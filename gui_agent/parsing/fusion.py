@@ -20,6 +20,7 @@ from ..geometry import Box
 from .elements import Element, ElementKind
 from .ocr import TextLine
 from .reading_order import same_row
+from .tree_glyphs import tree_expanders
 from .widgets import arrow_glyphs
 
 K = ElementKind
@@ -43,6 +44,9 @@ def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
     """
     if gray is None:
         gray = rgb.mean(axis=2)
+    # a tree's boxed "+" looks like a ticked check box to the widget detector: it is an expander
+    expanders = tree_expanders(gray)
+    widgets = [w for w in widgets if not any(w.box.iou(x.box) > 0.4 for x in expanders)]
     widgets, lines = untangle_indicators(widgets, lines, gray, reread)
     widgets = [w for w in widgets if not (w.kind == K.TEXT_FIELD and _is_frame(w, widgets, rgb))]
     tall = [w for w in widgets if w.kind == K.TEXT_FIELD and w.box.height > TEXT_AREA_HEIGHT]
@@ -71,7 +75,7 @@ def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
     out = [replace(e, kind=K.ICON) if e.kind == K.RADIO and not e.label else e for e in out]
     for ln in free:
         out.append(Element(_text_kind(ln, rgb), ln.box, ln.text, round(ln.confidence, 3), "ocr"))
-    return out
+    return out + expanders
 
 
 # -- indicators and the text around them ------------------------------------------------------

@@ -24,6 +24,9 @@ StateReader = Callable[[str, Observation], "bool | None"]
 ValueReader = Callable[[str, Observation], "str | None"]
 MAX_RETRIES = 1
 MAX_NUDGES = 50
+MAX_EXPANSIONS = 15
+EXPAND_CLICK = Click("the 1st expand icon")
+_NOT_FOUND = "could not find"   # how TargetNotFound's message starts
 _DIGIT_LOOKALIKES = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1", "S": "5"})
 
 
@@ -49,6 +52,16 @@ def numeric_entry(subtask: Subtask) -> tuple[str, float] | None:
         return None
     wanted = read_number(action.text)
     return (action.into, wanted) if wanted is not None else None
+
+
+def explorable(subtask: Subtask) -> bool:
+    """A lone click on a quoted name: when the name is not on the screen, it may be hidden in
+    a collapsed tree node (a file tree, an outline), so collapsed nodes are worth opening."""
+    if len(subtask.actions) != 1:
+        return False
+    click = subtask.actions[0]
+    return (isinstance(click, Click) and isinstance(click.target, str)
+            and click.target.count('"') >= 2)
 
 
 class OfflineManager:
@@ -102,6 +115,11 @@ class OfflineWorker:
     ``value_reader`` reads the field back after typing; a field that refused the keys (many
     spinners do) is then nudged with its up/down arrows, one click at a time, re-reading the
     value after each, until it shows the number (at most MAX_NUDGES clicks).
+
+    When a lone click on a quoted name fails because the name is not on the screen, the
+    worker opens 'the 1st expand icon' (the first collapsed tree node in reading order) and
+    tries the name again, and so on, at most MAX_EXPANSIONS times; when no collapsed node is
+    left it fails, saying so.
     """
 
     def __init__(self, state_reader: StateReader | None = None,
@@ -117,10 +135,13 @@ class OfflineWorker:
         if subtask is not self._subtask or self._closed or len(history) < self._start:
             self._subtask, self._start, self._closed = subtask, len(history), False
         steps = list(history[self._start:])
-        failed = next((r for r in steps if not r.ok), None)
+        expanded = [k for k, r in enumerate(steps) if r.ok and r.action == EXPAND_CLICK]
+        if expanded and explorable(subtask):
+            steps = steps[expanded[-1] + 1:]      # after an expansion, the target is tried anew
+        failed = next((r for r in reversed(steps) if not r.ok), None)
         if failed is not None:
-            why = failed.note or "it did not work"
-            return self._close(Fail(f"{format_action(failed.action)} failed: {why}"))
+            missed = next((r.note for r in reversed(steps) if not r.ok and r is not failed), "")
+            return self._after_failure(subtask, failed, len(expanded), missed)
         done = sum(1 for r in steps if r.action in subtask.actions)
         if done == 0 and self._already_there(subtask, observation):
             return self._close(Done())
@@ -144,6 +165,28 @@ class OfflineWorker:
         if nudges >= MAX_NUDGES:
             return Fail(f"{field} shows {shown:g}, not {wanted:g}, after {nudges} arrow clicks")
         return Click("the up arrow" if shown < wanted else "the down arrow")
+
+    def _after_failure(self, subtask: Subtask, failed: StepRecord, expansions: int,
+                       missed: str) -> Action:
+        """Fail, unless a quoted name was not found: then the first collapsed tree node is
+        expanded (it may hide the name) and the name tried again, at most MAX_EXPANSIONS times."""
+        why = failed.note or "it did not work"
+        if not explorable(subtask):
+            return self._close(Fail(f"{format_action(failed.action)} failed: {why}"))
+        target = subtask.actions[0].target  # type: ignore[union-attr]
+        if failed.action == EXPAND_CLICK:
+            if expansions == 0:   # keep the grounder's own account of the miss
+                why = missed or f"could not find {target} on the screen"
+                return self._close(Fail(f"{why} (and no collapsed node was there to expand)"))
+            return self._close(Fail(f"could not find {target} on the screen, even after expanding "
+                                    f"every collapsed node ({expansions} expanded)"))
+        if not why.startswith(_NOT_FOUND):
+            return self._close(Fail(f"{format_action(failed.action)} failed: {why}"))
+        if expansions >= MAX_EXPANSIONS:
+            return self._close(Fail(f"could not find {target} on the screen after expanding "
+                                    f"{expansions} collapsed nodes"))
+        log.info("%s not found: expanding a collapsed node to look inside", target)
+        return EXPAND_CLICK
 
     def _close(self, action: Action) -> Action:
         self._closed = True

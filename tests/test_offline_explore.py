@@ -1,0 +1,84 @@
+"""A quoted name that is not on the screen: collapsed tree nodes are opened one by one."""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from gui_agent.actions import Click, Done, Fail
+from gui_agent.planner.base import StepRecord
+from gui_agent.planner.offline import (
+    EXPAND_CLICK,
+    MAX_EXPANSIONS,
+    OfflineManager,
+    OfflineWorker,
+    explorable,
+)
+from gui_agent.screen.observation import Observation
+
+OBS = Observation.from_image(Image.new("RGB", (100, 100), "white"))
+NOT_FOUND = "could not find '\"Kenda\"' on the screen: ocr best was nothing"
+
+
+def _drive(task: str, outcomes: list[tuple[bool, str]]) -> list[str]:
+    """Run the worker; the i-th action it asks for gets ``outcomes[i]`` (ok, note)."""
+    worker = OfflineWorker()
+    sub = next(s for s in OfflineManager().plan(task) if s.actions)
+    history: list[StepRecord] = []
+    out: list[str] = []
+    results = iter(outcomes)
+    for _ in range(3 * MAX_EXPANSIONS + 5):
+        action = worker.next_action(sub, OBS, history)
+        out.append(action.reason if isinstance(action, Fail) else str(action))
+        if isinstance(action, Done | Fail):
+            return out
+        ok, note = next(results)
+        history.append(StepRecord(action, 0, ok, note))
+    raise AssertionError("the worker never finished")
+
+
+TASK = 'Navigate through the file tree. Find and click on the folder or file named "Kenda".'
+
+
+def test_a_visible_name_is_clicked_without_exploring():
+    out = _drive(TASK, [(True, "")])
+    assert out == ["click('\"Kenda\"')", "done()"]
+
+
+def test_a_hidden_name_is_found_after_expanding_nodes():
+    out = _drive(TASK, [(False, NOT_FOUND), (True, ""), (False, NOT_FOUND), (True, ""), (True, "")])
+    expand = str(EXPAND_CLICK)
+    assert out == ["click('\"Kenda\"')", expand, "click('\"Kenda\"')", expand,
+                   "click('\"Kenda\"')", "done()"]
+
+
+def test_no_collapsed_node_left_fails_with_a_clear_reason():
+    out = _drive(TASK, [(False, NOT_FOUND), (True, ""), (False, NOT_FOUND),
+                        (False, "could not find 'the 1st expand icon' on the screen")])
+    assert "even after expanding every collapsed node (1 expanded)" in out[-1]
+
+
+def test_no_collapsed_node_at_all_says_so():
+    out = _drive(TASK, [(False, NOT_FOUND), (False, "could not find 'the 1st expand icon' on the screen")])
+    assert out[-1] == f"{NOT_FOUND} (and no collapsed node was there to expand)"
+
+
+def test_exploration_is_bounded():
+    outcomes = [(False, NOT_FOUND), (True, "")] * (MAX_EXPANSIONS + 2)
+    out = _drive(TASK, outcomes)
+    assert out.count(str(EXPAND_CLICK)) == MAX_EXPANSIONS
+    assert f"after expanding {MAX_EXPANSIONS} collapsed nodes" in out[-1]
+
+
+def test_other_failures_keep_the_old_semantics():
+    out = _drive(TASK, [(False, "the same action on an unchanged screen keeps repeating")])
+    assert out[-1] == "click('\"Kenda\"') failed: the same action on an unchanged screen keeps repeating"
+
+
+def test_only_a_lone_click_on_a_quoted_name_explores():
+    plan = OfflineManager().plan
+    assert explorable(plan('click "OK"')[0])
+    assert not explorable(plan("click the submit button")[0])
+    assert not explorable(plan('type "abc" into the name field')[0])
+    out = _drive("click the submit button", [(False, "could not find 'the submit button' on the screen")])
+    assert out[-1].startswith("click('the submit button') failed: could not find")
+    assert isinstance(EXPAND_CLICK, Click)
