@@ -124,6 +124,12 @@ def build_parser() -> argparse.ArgumentParser:
     from .commands.models import add_models_parser
 
     add_models_parser(sub)
+
+    from .commands.memory import add_memory_parser
+    from .commands.skills import add_skills_parser
+
+    add_skills_parser(sub)
+    add_memory_parser(sub)
     return parser
 
 
@@ -173,6 +179,14 @@ def main(argv: list[str] | None = None) -> int:
             from .commands.batch import batch_command
 
             return batch_command(args)
+        if args.command == "skills":
+            from .commands.skills import skills_command
+
+            return skills_command(args)
+        if args.command == "memory":
+            from .commands.memory import memory_command
+
+            return memory_command(args)
         if args.command == "bench":
             from .bench.latency import run_latency_bench
 
