@@ -1,0 +1,96 @@
+"""Conversions between the memory's records and its database rows (JSON for small structures)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+from .models import Episode, EpisodeStep, Skill, SkillParameter, SkillStats, SkillStep
+
+# Column orders of the rows built below (INSERTs name them, so later migrations may add columns).
+STEP_COLUMNS = ("episode_id, idx, subtask, action, outcome, target, source, point, screen_point, box, "
+                "score, error, verification, before_shot, after_shot, timings")
+PARAM_COLUMNS = "skill_id, position, name, kind, default_value, choices, description"
+SKILL_STEP_COLUMNS = ("skill_id, position, action, target, ocr_text, crop, landmarks, post_text, "
+                      "post_region, successes, failures")
+
+
+def _json(value: Any) -> str | None:
+    return None if value is None else json.dumps(value)
+
+
+def _tuple(text: str | None) -> tuple[Any, ...] | None:
+    return None if text is None else tuple(json.loads(text))
+
+
+def step_row(episode_id: int, step: Any, before: str | None, after: str | None) -> tuple[Any, ...]:
+    """One ``episode_steps`` row from a StepLog (or anything with its fields)."""
+    g = lambda name, default=None: getattr(step, name, default)  # noqa: E731
+    timings = g("timings") or {}
+    verification = g("verification")
+    return (episode_id, int(g("index")), g("subtask", "") or "", str(g("action")), str(g("outcome")),
+            g("target"), g("source"), _json(g("point")), _json(g("screen_point")), _json(g("box")),
+            g("score"), g("error", "") or "", None if verification is None else str(verification),
+            before, after, json.dumps(dict(timings)))
+
+
+def episode_from_rows(row: sqlite3.Row, steps: Sequence[sqlite3.Row]) -> Episode:
+    return Episode(
+        id=row["id"], task=row["task"], outcome=row["outcome"], reason=row["reason"],
+        answer=row["answer"], model=row["model"], seconds=row["seconds"],
+        created_at=row["created_at"], run_dir=row["run_dir"],
+        steps=tuple(EpisodeStep(
+            index=s["idx"], action=s["action"], outcome=s["outcome"], subtask=s["subtask"],
+            target=s["target"], source=s["source"], point=_tuple(s["point"]),
+            screen_point=_tuple(s["screen_point"]), box=_tuple(s["box"]), score=s["score"],
+            error=s["error"], verification=s["verification"], before=s["before_shot"],
+            after=s["after_shot"], timings=tuple(json.loads(s["timings"]).items()),
+        ) for s in steps),
+    )
+
+
+def skill_rows(skill_id: int, skill: Skill, crops: Sequence[str | None]
+               ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """Rows for ``skill_parameters``, ``skill_steps`` and ``skill_examples``."""
+    params = [(skill_id, i, p.name, p.kind, _json(p.default), json.dumps(list(p.choices)), p.description)
+              for i, p in enumerate(skill.parameters)]
+    steps = [(skill_id, i, s.action, s.target, s.ocr_text, crop, json.dumps([list(m) for m in s.landmarks]),
+              s.post_text, _json(s.post_region), s.successes, s.failures)
+             for i, (s, crop) in enumerate(zip(skill.steps, crops, strict=True))]
+    examples = [(skill_id, i, text) for i, text in enumerate(skill.examples)]
+    return params, steps, examples
+
+
+def skill_from_rows(row: sqlite3.Row, params: Sequence[sqlite3.Row], steps: Sequence[sqlite3.Row],
+                    examples: Sequence[str], stats: SkillStats) -> Skill:
+    return Skill(
+        name=row["name"], description=row["description"], source=row["source"],
+        created_at=row["created_at"], updated_at=row["updated_at"], stats=stats,
+        examples=tuple(examples),
+        parameters=tuple(SkillParameter(
+            name=p["name"], kind=p["kind"],
+            default=None if p["default_value"] is None else json.loads(p["default_value"]),
+            choices=tuple(json.loads(p["choices"])), description=p["description"]) for p in params),
+        steps=tuple(SkillStep(
+            action=s["action"], target=s["target"], ocr_text=s["ocr_text"], crop=s["crop"],
+            landmarks=tuple(tuple(m) for m in json.loads(s["landmarks"])), post_text=s["post_text"],
+            post_region=_tuple(s["post_region"]), successes=s["successes"], failures=s["failures"],
+        ) for s in steps),
+    )
+
+
+def skill_to_json(skill: Skill, crop_names: Sequence[str | None]) -> dict[str, Any]:
+    """The portable form of a skill (crops named inside the export file); no statistics."""
+    return {
+        "name": skill.name, "description": skill.description, "source": skill.source,
+        "examples": list(skill.examples),
+        "parameters": [{"name": p.name, "kind": p.kind, "default": p.default,
+                        "choices": list(p.choices), "description": p.description}
+                       for p in skill.parameters],
+        "steps": [{"action": s.action, "target": s.target, "ocr_text": s.ocr_text, "crop": crop,
+                   "landmarks": [list(m) for m in s.landmarks], "post_text": s.post_text,
+                   "post_region": list(s.post_region) if s.post_region else None}
+                  for s, crop in zip(skill.steps, crop_names, strict=True)],
+    }

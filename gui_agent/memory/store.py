@@ -1,0 +1,422 @@
+"""MemoryStore: the one SQLite database of episodes and skills, with files beside it.
+
+Layout: ``memory.sqlite3`` (WAL), ``shots/<folder>/*.png`` (episode screenshots) and
+``crops/*.png`` (skill anchors); the database refers to files by paths relative to its folder.
+Every write is one ``BEGIN IMMEDIATE`` transaction, retried while another process holds the
+lock, so several batch workers can share a store and a killed process loses nothing committed.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import random
+import shutil
+import sqlite3
+import threading
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from ..errors import MemoryStoreError
+from . import schema
+from .files import copy_crop, copy_shot, remove_unreferenced
+from .models import (
+    FLAG_WINDOW,
+    Episode,
+    Skill,
+    SkillNameTaken,
+    SkillNotFound,
+    SkillStats,
+    check_skill_name,
+)
+from .rows import (
+    PARAM_COLUMNS,
+    SKILL_STEP_COLUMNS,
+    STEP_COLUMNS,
+    episode_from_rows,
+    skill_from_rows,
+    skill_rows,
+    step_row,
+)
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+DB_NAME = "memory.sqlite3"
+SQLITE_MAGIC = b"SQLite format 3\x00"
+BUSY_TIMEOUT_S = 10.0      # SQLite's own wait for a lock
+WRITE_DEADLINE_S = 60.0    # then our retries, with jitter, until this much time has passed
+
+
+def default_memory_path() -> Path:
+    """``$GUI_AGENT_MEMORY`` or ``<user data dir>/memory.sqlite3``."""
+    from ..config import user_data_dir
+
+    env = os.environ.get("GUI_AGENT_MEMORY")
+    return Path(env).expanduser() if env else user_data_dir() / DB_NAME
+
+
+def _marks(columns: str) -> str:
+    return ", ".join("?" * len(columns.split(",")))
+
+
+def _is_busy(exc: sqlite3.Error) -> bool:
+    text = str(exc).lower()
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+
+
+class MemoryStore:
+    """Opens (or creates) the memory database; use it as a context manager."""
+
+    def __init__(self, path: Path | str | None = None) -> None:
+        self.path = Path(path).expanduser() if path is not None else default_memory_path()
+        self.root = self.path.parent
+        self._lock = threading.RLock()
+        self._conn = self._open()
+
+    # -- opening -----------------------------------------------------------------------------
+    def _refuse(self, why: str) -> MemoryStoreError:
+        return MemoryStoreError(f"{self.path}: {why}; it was left untouched. Point gui-agent at "
+                                "another file (--memory PATH or GUI_AGENT_MEMORY) or move this one away.")
+
+    def _open(self) -> sqlite3.Connection:
+        if self.path.is_dir():
+            raise MemoryStoreError(f"{self.path}: is a folder, not a memory database file")
+        if self.path.exists() and self.path.stat().st_size > 0:
+            with self.path.open("rb") as f:
+                if f.read(16) != SQLITE_MAGIC:
+                    raise self._refuse("not a gui-agent memory database (not an SQLite file: "
+                                       "corrupt or some other kind of file)")
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None,
+                                   check_same_thread=False)
+        except (OSError, sqlite3.Error) as exc:
+            raise MemoryStoreError(f"{self.path}: cannot open the memory database ({exc})") from exc
+        try:
+            conn.row_factory = sqlite3.Row
+            self._check_identity(conn)
+            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+            conn.execute("PRAGMA foreign_keys = ON")
+            if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                self._retry(lambda: conn.execute("PRAGMA journal_mode = WAL"))
+            conn.execute("PRAGMA synchronous = NORMAL")
+            self._conn = conn
+            self._write(self._migrate)
+        except MemoryStoreError:
+            conn.close()
+            raise
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise self._refuse(f"unreadable as a memory database ({exc})") from exc
+        return conn
+
+    def _check_identity(self, conn: sqlite3.Connection) -> None:
+        """Read only: refuse a foreign or newer database before anything writes to it."""
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        if app_id not in (0, schema.APPLICATION_ID):
+            raise self._refuse(f"belongs to another application (application_id {app_id:#x})")
+        version = schema.read_version(conn)
+        if version is None or (app_id == 0 and version > 0):
+            raise self._refuse("an SQLite database of another application (no gui-agent schema)")
+        if version > schema.SCHEMA_VERSION:
+            raise self._refuse(f"written by a newer gui-agent (schema version {version}; this one "
+                               f"reads up to {schema.SCHEMA_VERSION}). Upgrade gui-agent")
+
+    def _migrate(self, conn: sqlite3.Connection) -> None:
+        self._check_identity(conn)   # again, under the write lock: another process may have won
+        version = schema.read_version(conn) or 0
+        if version < schema.SCHEMA_VERSION:
+            if version:
+                log.info("migrating %s from schema %d to %d", self.path, version, schema.SCHEMA_VERSION)
+            schema.migrate(conn, version)
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> MemoryStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- transactions ------------------------------------------------------------------------
+    def _retry(self, fn: Callable[[], T]) -> T:
+        deadline = time.monotonic() + WRITE_DEADLINE_S
+        while True:
+            try:
+                return fn()
+            except sqlite3.OperationalError as exc:
+                if not _is_busy(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(random.uniform(0.01, 0.1))
+
+    def _write(self, body: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``body`` in one write transaction, retried while the database is busy."""
+        conn = self._conn
+
+        def attempt() -> T:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                result = body(conn)
+                conn.execute("COMMIT")
+                return result
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+
+        with self._lock:
+            try:
+                return self._retry(attempt)
+            except sqlite3.DatabaseError as exc:
+                raise MemoryStoreError(f"{self.path}: could not write to the memory database ({exc})"
+                                       ) from exc
+
+    def _read(self, body: Callable[[sqlite3.Connection], T]) -> T:
+        with self._lock:
+            try:
+                return self._retry(lambda: body(self._conn))
+            except sqlite3.DatabaseError as exc:
+                raise MemoryStoreError(f"{self.path}: could not read the memory database ({exc})"
+                                       ) from exc
+
+    # -- episodes ----------------------------------------------------------------------------
+    def record_episode(self, result: Any, *, model: str | None = None,
+                       created_at: float | None = None) -> int:
+        """Store a RunResult (or anything shaped like one); its screenshots are copied in."""
+        created = time.time() if created_at is None else created_at
+        folder = f"shots/{time.strftime('%Y%m%d', time.localtime(created))}-{uuid.uuid4().hex[:12]}"
+        run_dir = Path(result.run_dir) if getattr(result, "run_dir", None) else None
+        steps: list[tuple[Any, str | None, str | None]] = []
+
+        def body(conn: sqlite3.Connection) -> int:
+            cur = conn.execute(
+                "INSERT INTO episodes (task, outcome, reason, answer, model, seconds, created_at, "
+                "run_dir, shots_dir) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (result.task, result.outcome, result.reason or "", getattr(result, "answer", None),
+                 model, float(getattr(result, "seconds", 0.0) or 0.0), created,
+                 str(run_dir) if run_dir else None, folder))
+            episode_id = int(cur.lastrowid)
+            conn.executemany(
+                f"INSERT INTO episode_steps ({STEP_COLUMNS}) VALUES ({_marks(STEP_COLUMNS)})",
+                [step_row(episode_id, s, before, after) for s, before, after in steps])
+            return episode_id
+
+        try:   # files first: a crash may leave a stray file, never a row without its file
+            steps.extend((step, copy_shot(self.root, run_dir, getattr(step, "before", None), folder),
+                          copy_shot(self.root, run_dir, getattr(step, "after", None), folder))
+                         for step in result.steps)
+            return self._write(body)
+        except BaseException:
+            shutil.rmtree(self.root / folder, ignore_errors=True)
+            raise
+
+    def episodes(self, limit: int | None = 50) -> list[Episode]:
+        """The most recent episodes, newest first, with their steps."""
+        def body(conn: sqlite3.Connection) -> list[Episode]:
+            rows = conn.execute("SELECT * FROM episodes ORDER BY created_at DESC, id DESC LIMIT ?",
+                                (-1 if limit is None else limit,)).fetchall()
+            return [self._episode(conn, row) for row in rows]
+
+        return self._read(body)
+
+    def episode(self, episode_id: int) -> Episode | None:
+        def body(conn: sqlite3.Connection) -> Episode | None:
+            row = conn.execute("SELECT * FROM episodes WHERE id = ?", (episode_id,)).fetchone()
+            return None if row is None else self._episode(conn, row)
+
+        return self._read(body)
+
+    def _episode(self, conn: sqlite3.Connection, row: sqlite3.Row) -> Episode:
+        steps = conn.execute("SELECT * FROM episode_steps WHERE episode_id = ? ORDER BY idx",
+                             (row["id"],)).fetchall()
+        return episode_from_rows(row, steps)
+
+    def shot_path(self, rel: str) -> Path:
+        """The file of a screenshot or crop path stored in the database."""
+        return self.root / rel
+
+    # -- skills ------------------------------------------------------------------------------
+    def save_skill(self, skill: Skill, *, replace: bool = False) -> int:
+        """Store a skill (crop files are copied under ``crops/``); its id. Name clash: SkillNameTaken
+        unless ``replace``, which keeps the old skill's run history."""
+        skill.check_actions()
+        crops = [copy_crop(self.root, step.crop) for step in skill.steps]
+
+        def body(conn: sqlite3.Connection) -> int:
+            now = time.time()
+            old = conn.execute("SELECT id, created_at FROM skills WHERE name = ?", (skill.name,)).fetchone()
+            if old is not None and not replace:
+                raise SkillNameTaken(skill.name)
+            if old is not None:
+                skill_id = old["id"]
+                conn.execute("UPDATE skills SET name = ?, description = ?, source = ?, updated_at = ? "
+                             "WHERE id = ?", (skill.name, skill.description, skill.source, now, skill_id))
+                for table in ("skill_steps", "skill_parameters", "skill_examples"):
+                    conn.execute(f"DELETE FROM {table} WHERE skill_id = ?", (skill_id,))
+            else:
+                skill_id = conn.execute(
+                    "INSERT INTO skills (name, description, source, created_at, updated_at) "
+                    "VALUES (?, ?, ?, ?, ?)", (skill.name, skill.description, skill.source,
+                                               skill.created_at or now, now)).lastrowid
+            params, steps, examples = skill_rows(skill_id, skill, crops)
+            conn.executemany(f"INSERT INTO skill_parameters ({PARAM_COLUMNS}) VALUES ({_marks(PARAM_COLUMNS)})", params)
+            conn.executemany(f"INSERT INTO skill_steps ({SKILL_STEP_COLUMNS}) VALUES ({_marks(SKILL_STEP_COLUMNS)})", steps)
+            conn.executemany("INSERT INTO skill_examples (skill_id, position, text) VALUES (?, ?, ?)", examples)
+            return int(skill_id)
+
+        new_crops = [c for c, step in zip(crops, skill.steps, strict=True) if c and c != step.crop]
+        try:
+            skill_id = self._write(body)
+        except BaseException:
+            for rel in new_crops:
+                (self.root / rel).unlink(missing_ok=True)
+            raise
+        self._drop_unused_crops()
+        return skill_id
+
+    def skill(self, name: str) -> Skill | None:
+        def body(conn: sqlite3.Connection) -> Skill | None:
+            row = conn.execute("SELECT * FROM skills WHERE name = ?", (name.strip(),)).fetchone()
+            return None if row is None else self._skill(conn, row)
+
+        return self._read(body)
+
+    def require_skill(self, name: str) -> Skill:
+        """Like :meth:`skill`, but a missing one is a SkillNotFound error."""
+        found = self.skill(name)
+        if found is None:
+            raise SkillNotFound(name, self.path)
+        return found
+
+    def list_skills(self, include_flagged: bool = False) -> list[Skill]:
+        """All skills by name; those that keep failing only with ``include_flagged``."""
+        def body(conn: sqlite3.Connection) -> list[Skill]:
+            rows = conn.execute("SELECT * FROM skills ORDER BY name").fetchall()
+            return [self._skill(conn, row) for row in rows]
+
+        return [s for s in self._read(body) if include_flagged or not s.flagged]
+
+    def _skill(self, conn: sqlite3.Connection, row: sqlite3.Row) -> Skill:
+        sid = row["id"]
+        params = conn.execute("SELECT * FROM skill_parameters WHERE skill_id = ? ORDER BY position",
+                              (sid,)).fetchall()
+        steps = conn.execute("SELECT * FROM skill_steps WHERE skill_id = ? ORDER BY position",
+                             (sid,)).fetchall()
+        examples = [r[0] for r in conn.execute(
+            "SELECT text FROM skill_examples WHERE skill_id = ? ORDER BY position", (sid,))]
+        runs, successes, last = conn.execute(
+            "SELECT count(*), coalesce(sum(ok), 0), max(created_at) FROM skill_runs WHERE skill_id = ?",
+            (sid,)).fetchone()
+        recent = tuple(bool(r[0]) for r in conn.execute(
+            "SELECT ok FROM skill_runs WHERE skill_id = ? ORDER BY id DESC LIMIT ?", (sid, FLAG_WINDOW)))
+        stats = SkillStats(runs=runs, successes=successes, recent=recent, last_run_at=last)
+        return skill_from_rows(row, params, steps, examples, stats)
+
+    def _skill_id(self, conn: sqlite3.Connection, name: str) -> int:
+        row = conn.execute("SELECT id FROM skills WHERE name = ?", (name.strip(),)).fetchone()
+        if row is None:
+            raise SkillNotFound(name, self.path)
+        return int(row[0])
+
+    def rename_skill(self, old: str, new: str) -> None:
+        new = check_skill_name(new)
+
+        def body(conn: sqlite3.Connection) -> None:
+            sid = self._skill_id(conn, old)
+            clash = conn.execute("SELECT id FROM skills WHERE name = ?", (new,)).fetchone()
+            if clash is not None and clash[0] != sid:
+                raise SkillNameTaken(new)
+            conn.execute("UPDATE skills SET name = ?, updated_at = ? WHERE id = ?", (new, time.time(), sid))
+
+        self._write(body)
+
+    def delete_skill(self, name: str) -> None:
+        self._write(lambda conn: conn.execute("DELETE FROM skills WHERE id = ?",
+                                              (self._skill_id(conn, name),)))
+        self._drop_unused_crops()
+
+    def record_skill_run(self, name: str, ok: bool, step_results: Sequence[bool | None] = ()) -> SkillStats:
+        """Count one replay: overall and per step (True passed, False failed, None not reached)."""
+        results = [None if r is None else bool(r) for r in step_results]
+
+        def body(conn: sqlite3.Connection) -> None:
+            sid = self._skill_id(conn, name)
+            conn.execute("INSERT INTO skill_runs (skill_id, ok, created_at, step_results) VALUES (?, ?, ?, ?)",
+                         (sid, int(bool(ok)), time.time(), json.dumps(results)))
+            for position, passed in enumerate(results):
+                if passed is not None:
+                    column = "successes" if passed else "failures"
+                    conn.execute(f"UPDATE skill_steps SET {column} = {column} + 1 "
+                                 "WHERE skill_id = ? AND position = ?", (sid, position))
+
+        self._write(body)
+        return self.require_skill(name).stats
+
+    def _drop_unused_crops(self) -> None:
+        folder = self.root / "crops"
+        if not folder.is_dir():
+            return
+        used = set(self._read(lambda c: [r[0] for r in c.execute(
+            "SELECT crop FROM skill_steps WHERE crop IS NOT NULL")]))
+        remove_unreferenced(folder.iterdir(), used, "crops")
+
+    # -- housekeeping ------------------------------------------------------------------------
+    def prune(self, keep_days: float | None = None, keep_last: int | None = None) -> dict[str, int]:
+        """Delete episodes older than ``keep_days`` and beyond the newest ``keep_last`` (both
+        must agree when both are given), with their screenshots; then unreferenced shot folders."""
+        def body(conn: sqlite3.Connection) -> list[str]:
+            where, args = [], []
+            if keep_days is not None:
+                where.append("created_at < ?")
+                args.append(time.time() - keep_days * 86400)
+            if keep_last is not None:
+                where.append("id NOT IN (SELECT id FROM episodes ORDER BY created_at DESC, id DESC "
+                             "LIMIT ?)")
+                args.append(max(0, keep_last))
+            if not where:
+                return []
+            cond = " AND ".join(where)
+            folders = [r[0] for r in conn.execute(f"SELECT shots_dir FROM episodes WHERE {cond}", args)]
+            conn.execute(f"DELETE FROM episodes WHERE {cond}", args)
+            return folders
+
+        folders = self._write(body)
+        for folder in folders:
+            if folder:
+                shutil.rmtree(self.root / folder, ignore_errors=True)
+        shots = self.root / "shots"
+        orphans = 0
+        if shots.is_dir():
+            used = set(self._read(lambda c: [r[0] for r in c.execute(
+                "SELECT shots_dir FROM episodes WHERE shots_dir IS NOT NULL")]))
+            orphans = remove_unreferenced(shots.iterdir(), used, "shots")
+        return {"episodes": len(folders), "orphan_folders": orphans}
+
+    def stats(self) -> dict[str, Any]:
+        def body(conn: sqlite3.Connection) -> dict[str, Any]:
+            one = lambda sql: conn.execute(sql).fetchone()[0]  # noqa: E731
+            oldest, newest = conn.execute("SELECT min(created_at), max(created_at) FROM episodes").fetchone()
+            return {
+                "episodes": one("SELECT count(*) FROM episodes"),
+                "outcomes": dict(conn.execute("SELECT outcome, count(*) FROM episodes GROUP BY outcome "
+                                              "ORDER BY outcome").fetchall()),
+                "steps": one("SELECT count(*) FROM episode_steps"),
+                "skills": one("SELECT count(*) FROM skills"),
+                "skill_runs": one("SELECT count(*) FROM skill_runs"),
+                "oldest_episode": oldest, "newest_episode": newest,
+            }
+
+        out: dict[str, Any] = {"path": str(self.path), "schema_version": schema.SCHEMA_VERSION}
+        out.update(self._read(body))
+        out["flagged_skills"] = sum(s.flagged for s in self.list_skills(include_flagged=True))
+        out["database_bytes"] = sum(p.stat().st_size for p in self.root.glob(self.path.name + "*")
+                                    if p.is_file())
+        out["files_bytes"] = sum(p.stat().st_size for d in ("shots", "crops")
+                                 for p in (self.root / d).rglob("*") if p.is_file())
+        return out
