@@ -12,6 +12,7 @@ Arguments are read by a small scanner (quotes, escapes, nesting), never evaluate
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ...actions import (
@@ -62,13 +63,10 @@ class _Call:
     source: str
 
 
-def _find_call(text: str, pos: int) -> tuple[_Call, int] | None:
-    """The call starting at ``pos`` (after whitespace) and the index just after it."""
-    match = _CALL_START.match(text, pos)
-    if not match:
-        return None
-    depth, quote, i = 0, "", match.end() - 1
-    args_start = match.end()
+def _outside_quotes(text: str, start: int, opens: str, closes: str) -> Iterator[tuple[int, str, int]]:
+    """(index, char, depth after it) for every bracket and comma of ``text`` from ``start``
+    that is not inside a quoted value; backslash escapes inside quotes are skipped."""
+    depth, quote, i = 0, "", start
     while i < len(text):
         ch = text[i]
         if quote:
@@ -79,14 +77,27 @@ def _find_call(text: str, pos: int) -> tuple[_Call, int] | None:
                 quote = ""
         elif ch in _QUOTES and _opens_quote(text, i):
             quote = ch
-        elif ch in _OPEN:
+        elif ch in opens:
             depth += 1
-        elif ch in _CLOSE:
+            yield i, ch, depth
+        elif ch in closes:
             depth -= 1
-            if depth == 0:
-                call = _Call(match.group(1), _split_args(text[args_start:i]), text[pos:i + 1].strip())
-                return call, i + 1
+            yield i, ch, depth
+        elif ch in _COMMA:
+            yield i, ch, depth
         i += 1
+
+
+def _find_call(text: str, pos: int) -> tuple[_Call, int] | None:
+    """The call starting at ``pos`` (after whitespace) and the index just after it."""
+    match = _CALL_START.match(text, pos)
+    if not match:
+        return None
+    args_start = match.end()
+    for i, ch, depth in _outside_quotes(text, args_start - 1, _OPEN, _CLOSE):
+        if ch in _CLOSE and depth == 0:
+            call = _Call(match.group(1), _split_args(text[args_start:i]), text[pos:i + 1].strip())
+            return call, i + 1
     return None
 
 
@@ -108,25 +119,11 @@ def _closes_quote(text: str, j: int) -> bool:
 def _split_args(body: str) -> dict[str, str]:
     """``key='value', key2=(1,2)`` -> {key: value}; positional values get keys ``_0``, ``_1``."""
     parts: list[str] = []
-    depth, quote, start, i = 0, "", 0, 0
-    while i < len(body):
-        ch = body[i]
-        if quote:
-            if ch == "\\":
-                i += 2
-                continue
-            if ch in _QUOTES[quote] and _closes_quote(body, i + 1):
-                quote = ""
-        elif ch in _QUOTES and _opens_quote(body, i):
-            quote = ch
-        elif ch in _OPEN + "[":
-            depth += 1
-        elif ch in _CLOSE + "]":
-            depth -= 1
-        elif ch in _COMMA and depth == 0:
+    start = 0
+    for i, ch, depth in _outside_quotes(body, 0, _OPEN + "[", _CLOSE + "]"):
+        if ch in _COMMA and depth == 0:
             parts.append(body[start:i])
             start = i + 1
-        i += 1
     parts.append(body[start:])
     args: dict[str, str] = {}
     for index, part in enumerate(p for p in parts if p.strip()):
