@@ -67,7 +67,7 @@ def test_a_new_store_is_wal_with_foreign_keys_and_its_identity(store):
     assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
     meta = dict(conn.execute("SELECT key, value FROM meta"))
     assert meta == {"app": "gui-agent-memory", "schema_version": str(SCHEMA_VERSION)}
-    assert store._conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    assert store._db._conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
     conn.close()
 
 
@@ -156,7 +156,7 @@ def test_rename_delete_and_clashes(store, tmp_path):
     assert store.skill("hello") is None and not crop_file.exists()
     with pytest.raises(SkillNotFound):
         store.delete_skill("hello")
-    assert store._conn.execute("SELECT count(*) FROM skill_steps").fetchone()[0] == 2  # only 'other'
+    assert store._db._conn.execute("SELECT count(*) FROM skill_steps").fetchone()[0] == 2  # only 'other'
 
 
 def test_run_statistics_per_skill_and_step_and_flagging(store):
@@ -199,7 +199,7 @@ def test_prune_by_age_and_count_deletes_episodes_and_their_files(store, tmp_path
     assert not folders[0].exists() and folders[2].exists()
     assert store.prune(keep_last=1)["episodes"] == 1
     assert store.episode(ids[3]) is not None and not folders[2].exists()
-    assert store._conn.execute("SELECT count(*) FROM episode_steps").fetchone()[0] == 2
+    assert store._db._conn.execute("SELECT count(*) FROM episode_steps").fetchone()[0] == 2
 
 
 def test_prune_keeps_the_newest_even_when_old_and_sweeps_stray_folders(store, tmp_path):

@@ -2,8 +2,8 @@
 
 Layout: ``memory.sqlite3`` (WAL), ``shots/<folder>/*.png`` (episode screenshots) and
 ``crops/*.png`` (skill anchors); the database refers to files by paths relative to its folder.
-Every write is one ``BEGIN IMMEDIATE`` transaction, retried while another process holds the
-lock, so several batch workers can share a store and a killed process loses nothing committed.
+Transactions and the checks that keep a foreign or corrupt file untouched are in
+:mod:`.database`.
 """
 
 from __future__ import annotations
@@ -11,18 +11,16 @@ from __future__ import annotations
 import json
 import logging
 import os
-import random
 import shutil
 import sqlite3
-import threading
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..errors import MemoryStoreError
 from . import schema
+from .database import Database
 from .files import copy_crop, copy_shot, remove_unreferenced
 from .models import (
     FLAG_WINDOW,
@@ -46,9 +44,6 @@ from .rows import (
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 DB_NAME = "memory.sqlite3"
-SQLITE_MAGIC = b"SQLite format 3\x00"
-BUSY_TIMEOUT_S = 10.0      # SQLite's own wait for a lock
-WRITE_DEADLINE_S = 60.0    # then our retries, with jitter, until this much time has passed
 
 
 def default_memory_path() -> Path:
@@ -63,127 +58,22 @@ def _marks(columns: str) -> str:
     return ", ".join("?" * len(columns.split(",")))
 
 
-def _is_busy(exc: sqlite3.Error) -> bool:
-    text = str(exc).lower()
-    return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
-
-
 class MemoryStore:
     """Opens (or creates) the memory database; use it as a context manager."""
 
     def __init__(self, path: Path | str | None = None) -> None:
         self.path = Path(path).expanduser() if path is not None else default_memory_path()
         self.root = self.path.parent
-        self._lock = threading.RLock()
-        self._conn = self._open()
-
-    # -- opening -----------------------------------------------------------------------------
-    def _refuse(self, why: str) -> MemoryStoreError:
-        return MemoryStoreError(f"{self.path}: {why}; it was left untouched. Point gui-agent at "
-                                "another file (--memory PATH or GUI_AGENT_MEMORY) or move this one away.")
-
-    def _open(self) -> sqlite3.Connection:
-        if self.path.is_dir():
-            raise MemoryStoreError(f"{self.path}: is a folder, not a memory database file")
-        if self.path.exists() and self.path.stat().st_size > 0:
-            with self.path.open("rb") as f:
-                if f.read(16) != SQLITE_MAGIC:
-                    raise self._refuse("not a gui-agent memory database (not an SQLite file: "
-                                       "corrupt or some other kind of file)")
-        try:
-            self.root.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None,
-                                   check_same_thread=False)
-        except (OSError, sqlite3.Error) as exc:
-            raise MemoryStoreError(f"{self.path}: cannot open the memory database ({exc})") from exc
-        try:
-            conn.row_factory = sqlite3.Row
-            self._check_identity(conn)
-            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-            conn.execute("PRAGMA foreign_keys = ON")
-            if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
-                self._retry(lambda: conn.execute("PRAGMA journal_mode = WAL"))
-            conn.execute("PRAGMA synchronous = NORMAL")
-            self._conn = conn
-            self._write(self._migrate)
-        except MemoryStoreError:
-            conn.close()
-            raise
-        except sqlite3.DatabaseError as exc:
-            conn.close()
-            raise self._refuse(f"unreadable as a memory database ({exc})") from exc
-        return conn
-
-    def _check_identity(self, conn: sqlite3.Connection) -> None:
-        """Read only: refuse a foreign or newer database before anything writes to it."""
-        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-        if app_id not in (0, schema.APPLICATION_ID):
-            raise self._refuse(f"belongs to another application (application_id {app_id:#x})")
-        version = schema.read_version(conn)
-        if version is None or (app_id == 0 and version > 0):
-            raise self._refuse("an SQLite database of another application (no gui-agent schema)")
-        if version > schema.SCHEMA_VERSION:
-            raise self._refuse(f"written by a newer gui-agent (schema version {version}; this one "
-                               f"reads up to {schema.SCHEMA_VERSION}). Upgrade gui-agent")
-
-    def _migrate(self, conn: sqlite3.Connection) -> None:
-        self._check_identity(conn)   # again, under the write lock: another process may have won
-        version = schema.read_version(conn) or 0
-        if version < schema.SCHEMA_VERSION:
-            if version:
-                log.info("migrating %s from schema %d to %d", self.path, version, schema.SCHEMA_VERSION)
-            schema.migrate(conn, version)
+        self._db = Database(self.path)
 
     def close(self) -> None:
-        with self._lock:
-            self._conn.close()
+        self._db.close()
 
     def __enter__(self) -> MemoryStore:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-    # -- transactions ------------------------------------------------------------------------
-    def _retry(self, fn: Callable[[], T]) -> T:
-        deadline = time.monotonic() + WRITE_DEADLINE_S
-        while True:
-            try:
-                return fn()
-            except sqlite3.OperationalError as exc:
-                if not _is_busy(exc) or time.monotonic() > deadline:
-                    raise
-                time.sleep(random.uniform(0.01, 0.1))
-
-    def _write(self, body: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``body`` in one write transaction, retried while the database is busy."""
-        conn = self._conn
-
-        def attempt() -> T:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                result = body(conn)
-                conn.execute("COMMIT")
-                return result
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
-
-        with self._lock:
-            try:
-                return self._retry(attempt)
-            except sqlite3.DatabaseError as exc:
-                raise MemoryStoreError(f"{self.path}: could not write to the memory database ({exc})"
-                                       ) from exc
-
-    def _read(self, body: Callable[[sqlite3.Connection], T]) -> T:
-        with self._lock:
-            try:
-                return self._retry(lambda: body(self._conn))
-            except sqlite3.DatabaseError as exc:
-                raise MemoryStoreError(f"{self.path}: could not read the memory database ({exc})"
-                                       ) from exc
 
     # -- episodes ----------------------------------------------------------------------------
     def record_episode(self, result: Any, *, model: str | None = None,
@@ -211,7 +101,7 @@ class MemoryStore:
             steps.extend((step, copy_shot(self.root, run_dir, getattr(step, "before", None), folder),
                           copy_shot(self.root, run_dir, getattr(step, "after", None), folder))
                          for step in result.steps)
-            return self._write(body)
+            return self._db.write(body)
         except BaseException:
             shutil.rmtree(self.root / folder, ignore_errors=True)
             raise
@@ -223,14 +113,14 @@ class MemoryStore:
                                 (-1 if limit is None else limit,)).fetchall()
             return [self._episode(conn, row) for row in rows]
 
-        return self._read(body)
+        return self._db.read(body)
 
     def episode(self, episode_id: int) -> Episode | None:
         def body(conn: sqlite3.Connection) -> Episode | None:
             row = conn.execute("SELECT * FROM episodes WHERE id = ?", (episode_id,)).fetchone()
             return None if row is None else self._episode(conn, row)
 
-        return self._read(body)
+        return self._db.read(body)
 
     def _episode(self, conn: sqlite3.Connection, row: sqlite3.Row) -> Episode:
         steps = conn.execute("SELECT * FROM episode_steps WHERE episode_id = ? ORDER BY idx",
@@ -272,7 +162,7 @@ class MemoryStore:
 
         new_crops = [c for c, step in zip(crops, skill.steps, strict=True) if c and c != step.crop]
         try:
-            skill_id = self._write(body)
+            skill_id = self._db.write(body)
         except BaseException:
             for rel in new_crops:
                 (self.root / rel).unlink(missing_ok=True)
@@ -285,7 +175,7 @@ class MemoryStore:
             row = conn.execute("SELECT * FROM skills WHERE name = ?", (name.strip(),)).fetchone()
             return None if row is None else self._skill(conn, row)
 
-        return self._read(body)
+        return self._db.read(body)
 
     def require_skill(self, name: str) -> Skill:
         """Like :meth:`skill`, but a missing one is a SkillNotFound error."""
@@ -300,7 +190,7 @@ class MemoryStore:
             rows = conn.execute("SELECT * FROM skills ORDER BY name").fetchall()
             return [self._skill(conn, row) for row in rows]
 
-        return [s for s in self._read(body) if include_flagged or not s.flagged]
+        return [s for s in self._db.read(body) if include_flagged or not s.flagged]
 
     def _skill(self, conn: sqlite3.Connection, row: sqlite3.Row) -> Skill:
         sid = row["id"]
@@ -334,10 +224,10 @@ class MemoryStore:
                 raise SkillNameTaken(new)
             conn.execute("UPDATE skills SET name = ?, updated_at = ? WHERE id = ?", (new, time.time(), sid))
 
-        self._write(body)
+        self._db.write(body)
 
     def delete_skill(self, name: str) -> None:
-        self._write(lambda conn: conn.execute("DELETE FROM skills WHERE id = ?",
+        self._db.write(lambda conn: conn.execute("DELETE FROM skills WHERE id = ?",
                                               (self._skill_id(conn, name),)))
         self._drop_unused_crops()
 
@@ -355,14 +245,14 @@ class MemoryStore:
                     conn.execute(f"UPDATE skill_steps SET {column} = {column} + 1 "
                                  "WHERE skill_id = ? AND position = ?", (sid, position))
 
-        self._write(body)
+        self._db.write(body)
         return self.require_skill(name).stats
 
     def _drop_unused_crops(self) -> None:
         folder = self.root / "crops"
         if not folder.is_dir():
             return
-        used = set(self._read(lambda c: [r[0] for r in c.execute(
+        used = set(self._db.read(lambda c: [r[0] for r in c.execute(
             "SELECT crop FROM skill_steps WHERE crop IS NOT NULL")]))
         remove_unreferenced(folder.iterdir(), used, "crops")
 
@@ -386,14 +276,14 @@ class MemoryStore:
             conn.execute(f"DELETE FROM episodes WHERE {cond}", args)
             return folders
 
-        folders = self._write(body)
+        folders = self._db.write(body)
         for folder in folders:
             if folder:
                 shutil.rmtree(self.root / folder, ignore_errors=True)
         shots = self.root / "shots"
         orphans = 0
         if shots.is_dir():
-            used = set(self._read(lambda c: [r[0] for r in c.execute(
+            used = set(self._db.read(lambda c: [r[0] for r in c.execute(
                 "SELECT shots_dir FROM episodes WHERE shots_dir IS NOT NULL")]))
             orphans = remove_unreferenced(shots.iterdir(), used, "shots")
         return {"episodes": len(folders), "orphan_folders": orphans}
@@ -413,7 +303,7 @@ class MemoryStore:
             }
 
         out: dict[str, Any] = {"path": str(self.path), "schema_version": schema.SCHEMA_VERSION}
-        out.update(self._read(body))
+        out.update(self._db.read(body))
         out["flagged_skills"] = sum(s.flagged for s in self.list_skills(include_flagged=True))
         out["database_bytes"] = sum(p.stat().st_size for p in self.root.glob(self.path.name + "*")
                                     if p.is_file())

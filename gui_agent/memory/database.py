@@ -1,0 +1,144 @@
+"""The memory database's connection: identity checks before any write, WAL, migrations, and
+transactions retried while another process holds the lock.
+
+Every write is one ``BEGIN IMMEDIATE`` transaction, so several batch workers can share a store
+and a killed process loses nothing committed.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from ..errors import MemoryStoreError
+from . import schema
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+SQLITE_MAGIC = b"SQLite format 3\x00"
+BUSY_TIMEOUT_S = 10.0      # SQLite's own wait for a lock
+WRITE_DEADLINE_S = 60.0    # then our retries, with jitter, until this much time has passed
+
+
+def _is_busy(exc: sqlite3.Error) -> bool:
+    text = str(exc).lower()
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+
+
+class Database:
+    """One SQLite connection to the memory database: opened only after the file proved to be
+    ours (or new), migrated, and used through ``write``/``read`` transactions."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.root = path.parent
+        self._lock = threading.RLock()
+        self._conn = self._open()
+
+    # -- opening -----------------------------------------------------------------------------
+    def _refuse(self, why: str) -> MemoryStoreError:
+        return MemoryStoreError(f"{self.path}: {why}; it was left untouched. Point gui-agent at "
+                                "another file (--memory PATH or GUI_AGENT_MEMORY) or move this one away.")
+
+    def _open(self) -> sqlite3.Connection:
+        if self.path.is_dir():
+            raise MemoryStoreError(f"{self.path}: is a folder, not a memory database file")
+        if self.path.exists() and self.path.stat().st_size > 0:
+            with self.path.open("rb") as f:
+                if f.read(16) != SQLITE_MAGIC:
+                    raise self._refuse("not a gui-agent memory database (not an SQLite file: "
+                                       "corrupt or some other kind of file)")
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None,
+                                   check_same_thread=False)
+        except (OSError, sqlite3.Error) as exc:
+            raise MemoryStoreError(f"{self.path}: cannot open the memory database ({exc})") from exc
+        try:
+            conn.row_factory = sqlite3.Row
+            self._check_identity(conn)
+            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+            conn.execute("PRAGMA foreign_keys = ON")
+            if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                self._retry(lambda: conn.execute("PRAGMA journal_mode = WAL"))
+            conn.execute("PRAGMA synchronous = NORMAL")
+            self._conn = conn
+            self.write(self._migrate)
+        except MemoryStoreError:
+            conn.close()
+            raise
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise self._refuse(f"unreadable as a memory database ({exc})") from exc
+        return conn
+
+    def _check_identity(self, conn: sqlite3.Connection) -> None:
+        """Read only: refuse a foreign or newer database before anything writes to it."""
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        if app_id not in (0, schema.APPLICATION_ID):
+            raise self._refuse(f"belongs to another application (application_id {app_id:#x})")
+        version = schema.read_version(conn)
+        if version is None or (app_id == 0 and version > 0):
+            raise self._refuse("an SQLite database of another application (no gui-agent schema)")
+        if version > schema.SCHEMA_VERSION:
+            raise self._refuse(f"written by a newer gui-agent (schema version {version}; this one "
+                               f"reads up to {schema.SCHEMA_VERSION}). Upgrade gui-agent")
+
+    def _migrate(self, conn: sqlite3.Connection) -> None:
+        self._check_identity(conn)   # again, under the write lock: another process may have won
+        version = schema.read_version(conn) or 0
+        if version < schema.SCHEMA_VERSION:
+            if version:
+                log.info("migrating %s from schema %d to %d", self.path, version, schema.SCHEMA_VERSION)
+            schema.migrate(conn, version)
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    # -- transactions ------------------------------------------------------------------------
+    def _retry(self, fn: Callable[[], T]) -> T:
+        deadline = time.monotonic() + WRITE_DEADLINE_S
+        while True:
+            try:
+                return fn()
+            except sqlite3.OperationalError as exc:
+                if not _is_busy(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(random.uniform(0.01, 0.1))
+
+    def write(self, body: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``body`` in one write transaction, retried while the database is busy."""
+        conn = self._conn
+
+        def attempt() -> T:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                result = body(conn)
+                conn.execute("COMMIT")
+                return result
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+
+        with self._lock:
+            try:
+                return self._retry(attempt)
+            except sqlite3.DatabaseError as exc:
+                raise MemoryStoreError(f"{self.path}: could not write to the memory database ({exc})"
+                                       ) from exc
+
+    def read(self, body: Callable[[sqlite3.Connection], T]) -> T:
+        with self._lock:
+            try:
+                return self._retry(lambda: body(self._conn))
+            except sqlite3.DatabaseError as exc:
+                raise MemoryStoreError(f"{self.path}: could not read the memory database ({exc})"
+                                       ) from exc
