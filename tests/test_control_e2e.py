@@ -155,6 +155,7 @@ def app(xvfb: str, tmp_path: Path) -> Iterator[App]:
     running = App(proc, state_file)
     try:
         running.wait_for(lambda s: s.get("ready"), "the app window", timeout=20)
+        _wait_until_drawn(running, xvfb)
         yield running
     finally:
         proc.terminate()
@@ -166,6 +167,29 @@ def app(xvfb: str, tmp_path: Path) -> Iterator[App]:
         output = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
         if output.strip():
             log.info("app output: %s", output)
+
+
+def _wait_until_drawn(app: App, display: str, timeout: float = 10.0) -> None:
+    """Wait until the X server shows the pad's colour over the whole pad.
+
+    Qt reports its geometry before the window is mapped and painted; under load input sent
+    in between lands on the root window (CI saw a double click vanish that way).
+    """
+    pad = app.box("pad")
+    probes = [pad.center, Point(pad.left + 3, pad.top + 3), Point(pad.right - 4, pad.bottom - 4)]
+    assert os.environ.get("DISPLAY") == display
+    capture = ScreenCapture()
+    try:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            obs = capture.capture()
+            if all(obs.image.getpixel((obs.to_image(p).x, obs.to_image(p).y)) == PAD_RGB for p in probes):
+                time.sleep(0.05)  # one more frame for the input side to settle
+                return
+            time.sleep(0.05)
+    finally:
+        capture.close()
+    pytest.fail(f"the app window never appeared on screen over {pad}")
 
 
 @pytest.fixture
