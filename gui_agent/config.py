@@ -46,6 +46,11 @@ class Settings:
     stop_hotkey: str = "<ctrl>+<alt>+<esc>"
     runs_dir: Path = field(default_factory=lambda: user_data_dir() / "runs")
     save_screenshots: bool = True
+    use_memory: bool = True             # remember runs, recall skills (off: --no-memory)
+    memory_path: Path | None = None     # the memory database; None: $GUI_AGENT_MEMORY or the data dir
+    auto_skills: bool = True            # run a skill when a task confidently matches one
+    mine_skills: bool = True            # turn action sequences that recur into shortcut skills
+    memory_keep_days: float = 30.0      # episode screenshots older than this are pruned
     # A vision-language model; without ``model`` the offline planner plans.
     model: str | None = None            # a local folder or a Hugging Face repo id (or a server's model name)
     family: str | None = None           # a models/registry.toml family; None: guessed from the model

@@ -42,6 +42,10 @@ class StepLog:
     before: str | None = None            # screenshot paths relative to the run folder
     after: str | None = None
     timings: dict[str, float] = field(default_factory=dict)
+    crop: str | None = None              # the target as it looked (run-relative), for skills
+    ocr_text: str | None = None          # the text read on the target
+    landmarks: tuple[tuple[str, int, int], ...] = ()  # (nearby text, dx, dy) to its centre
+    expect: str | None = None            # text the subtask expected once done
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -64,6 +68,7 @@ class RunResult:
     steps: tuple[StepLog, ...] = ()
     run_dir: Path | None = None
     seconds: float = 0.0
+    skill: str | None = None     # the skill from memory that did the task (None: planned)
 
     @property
     def ok(self) -> bool:
@@ -115,6 +120,12 @@ class RunFolder:
         self._lock = threading.Lock()
         self._steps = (path / "steps.jsonl").open("a", encoding="utf-8")
 
+    def save_crop(self, name: str, image: Image.Image) -> str:
+        """An unmarked image (a target's crop, kept for skills) saved now; its run-relative path."""
+        rel = f"shots/{name}.png"
+        image.save(self.path / rel)
+        return rel
+
     def save_image(self, name: str, image: Image.Image, point: Point | None = None,
                    box: Box | None = None) -> str | None:
         if not self.save_screenshots:
@@ -160,8 +171,10 @@ def load_run(path: Path) -> RunResult:
                     if raw.get(key) is not None:
                         raw[key] = tuple(raw[key])
                 raw["alternatives"] = tuple(raw.get("alternatives", ()))
+                raw["landmarks"] = tuple(tuple(m) for m in raw.get("landmarks", ()))
                 steps.append(StepLog(**raw))
     return RunResult(
         task=meta["task"], outcome=meta["outcome"], reason=meta.get("reason", ""),
         answer=meta.get("answer"), steps=tuple(steps), run_dir=path, seconds=meta.get("seconds", 0.0),
+        skill=meta.get("skill"),
     )

@@ -18,6 +18,20 @@ import pytest
 XVFB_SIZE = (1280, 800)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Keep the suite off the user's own data, config and memory; memory off unless a test opts in.
+
+    Subprocesses (the CLI, batch workers) inherit these variables.
+    """
+    import tempfile
+
+    root = tempfile.mkdtemp(prefix="gui-agent-tests-")
+    os.environ.setdefault("GUI_AGENT_DATA_DIR", os.path.join(root, "data"))
+    os.environ.setdefault("GUI_AGENT_CONFIG_DIR", os.path.join(root, "config"))
+    os.environ["GUI_AGENT_USE_MEMORY"] = "0"
+    os.environ.pop("GUI_AGENT_MEMORY", None)
+
+
 @pytest.fixture(scope="session")
 def xvfb() -> Iterator[str]:
     """The display name (':N') of a session-wide 1280x800x24 Xvfb, set as DISPLAY."""

@@ -55,6 +55,7 @@ class SkillParameter:
     default: str | float | None = None
     choices: tuple[str, ...] = ()           # for kind == "choice"
     description: str = ""
+    secret: bool = False                    # a password: never stored, masked in every log
 
     def __post_init__(self) -> None:
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", self.name):
@@ -65,6 +66,8 @@ class SkillParameter:
         if self.kind == "choice" and not self.choices:
             raise ConfigError(f"parameter {self.name!r} is a choice but lists no choices")
         object.__setattr__(self, "choices", tuple(str(c) for c in self.choices))
+        if self.secret and self.default is not None:
+            raise ConfigError(f"parameter {self.name!r} is secret: it cannot have a stored default")
         if self.default is not None:
             object.__setattr__(self, "default", self.coerce(self.default))
 
@@ -112,10 +115,15 @@ class SkillStep:
     post_region: tuple[int, int, int, int] | None = None  # ... or this box (l, t, r, b) must change
     successes: int = 0                           # statistics kept by the store
     failures: int = 0
+    box: tuple[int, int, int, int] | None = None  # the target's box (l, t, r, b) when learned
 
     def __post_init__(self) -> None:
         if not self.action.strip():
             raise ConfigError("a skill step needs an action")
+        if self.box is not None:
+            if len(self.box) != 4:
+                raise ConfigError("a skill step's box is (left, top, right, bottom)")
+            object.__setattr__(self, "box", tuple(int(v) for v in self.box))
         object.__setattr__(self, "landmarks", tuple(
             (str(t), int(dx), int(dy)) for t, dx, dy in self.landmarks))
         if self.post_region is not None:
@@ -243,6 +251,10 @@ class EpisodeStep:
     before: str | None = None              # screenshot paths relative to the store's folder
     after: str | None = None
     timings: tuple[tuple[str, float], ...] = ()
+    crop: str | None = None                # the target element as it looked (store-relative)
+    ocr_text: str | None = None            # the text read on the target
+    landmarks: tuple[tuple[str, int, int], ...] = ()  # (nearby text, dx, dy) to its centre
+    expect: str | None = None              # text the step's subtask expected afterwards
 
 
 @dataclass(frozen=True)

@@ -120,7 +120,8 @@ def _parse_skill(raw: dict[str, Any], file: Path) -> tuple[Skill, list[str]]:
                 kind=_field(p, "kind", str, where, file) or "text",
                 default=_field(p, "default", (str, int, float), where, file),
                 choices=tuple(str(c) for c in choices),
-                description=_field(p, "description", str, where, file) or ""))
+                description=_field(p, "description", str, where, file) or "",
+                secret=bool(_field(p, "secret", bool, where, file))))
         steps = []
         for i, s in enumerate(steps_raw, 1):
             if not isinstance(s, dict):
@@ -140,13 +141,18 @@ def _parse_skill(raw: dict[str, Any], file: Path) -> tuple[Skill, list[str]]:
             if region is not None and not (len(region) == 4 and all(
                     isinstance(v, int) and not isinstance(v, bool) for v in region)):
                 raise _bad(file, f"{where}: post_region must be [left, top, right, bottom]")
+            box = _field(s, "box", list, where, file)
+            if box is not None and not (len(box) == 4 and all(
+                    isinstance(v, int) and not isinstance(v, bool) for v in box)):
+                raise _bad(file, f"{where}: box must be [left, top, right, bottom]")
             steps.append(SkillStep(
                 action=_field(s, "action", str, where, file, required=True),
                 target=_field(s, "target", str, where, file),
                 ocr_text=_field(s, "ocr_text", str, where, file), crop=crop,
                 landmarks=tuple(tuple(m) for m in landmarks),
                 post_text=_field(s, "post_text", str, where, file),
-                post_region=tuple(region) if region else None))
+                post_region=tuple(region) if region else None,
+                box=tuple(box) if box else None))
         skill = Skill(name=_field(raw, "name", str, "skill", file, required=True),
                       description=_field(raw, "description", str, "skill", file) or "",
                       source=_field(raw, "source", str, "skill", file) or "imported",

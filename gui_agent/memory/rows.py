@@ -11,10 +11,11 @@ from .models import Episode, EpisodeStep, Skill, SkillParameter, SkillStats, Ski
 
 # Column orders of the rows built below (INSERTs name them, so later migrations may add columns).
 STEP_COLUMNS = ("episode_id, idx, subtask, action, outcome, target, source, point, screen_point, box, "
-                "score, error, verification, before_shot, after_shot, timings")
-PARAM_COLUMNS = "skill_id, position, name, kind, default_value, choices, description"
+                "score, error, verification, before_shot, after_shot, timings, crop, ocr_text, landmarks, "
+                "expect")
+PARAM_COLUMNS = "skill_id, position, name, kind, default_value, choices, description, secret"
 SKILL_STEP_COLUMNS = ("skill_id, position, action, target, ocr_text, crop, landmarks, post_text, "
-                      "post_region, successes, failures")
+                      "post_region, successes, failures, box")
 
 
 def _json(value: Any) -> str | None:
@@ -25,7 +26,8 @@ def _tuple(text: str | None) -> tuple[Any, ...] | None:
     return None if text is None else tuple(json.loads(text))
 
 
-def step_row(episode_id: int, step: Any, before: str | None, after: str | None) -> tuple[Any, ...]:
+def step_row(episode_id: int, step: Any, before: str | None, after: str | None,
+             crop: str | None = None) -> tuple[Any, ...]:
     """One ``episode_steps`` row from a StepLog (or anything with its fields)."""
     g = lambda name, default=None: getattr(step, name, default)  # noqa: E731
     timings = g("timings") or {}
@@ -33,7 +35,8 @@ def step_row(episode_id: int, step: Any, before: str | None, after: str | None) 
     return (episode_id, int(g("index")), g("subtask", "") or "", str(g("action")), str(g("outcome")),
             g("target"), g("source"), _json(g("point")), _json(g("screen_point")), _json(g("box")),
             g("score"), g("error", "") or "", None if verification is None else str(verification),
-            before, after, json.dumps(dict(timings)))
+            before, after, json.dumps(dict(timings)), crop, g("ocr_text"),
+            json.dumps([list(m) for m in (g("landmarks") or ())]), g("expect"))
 
 
 def episode_from_rows(row: sqlite3.Row, steps: Sequence[sqlite3.Row]) -> Episode:
@@ -47,6 +50,8 @@ def episode_from_rows(row: sqlite3.Row, steps: Sequence[sqlite3.Row]) -> Episode
             screen_point=_tuple(s["screen_point"]), box=_tuple(s["box"]), score=s["score"],
             error=s["error"], verification=s["verification"], before=s["before_shot"],
             after=s["after_shot"], timings=tuple(json.loads(s["timings"]).items()),
+            crop=s["crop"], ocr_text=s["ocr_text"],
+            landmarks=tuple(tuple(m) for m in json.loads(s["landmarks"] or "[]")), expect=s["expect"],
         ) for s in steps),
     )
 
@@ -54,10 +59,11 @@ def episode_from_rows(row: sqlite3.Row, steps: Sequence[sqlite3.Row]) -> Episode
 def skill_rows(skill_id: int, skill: Skill, crops: Sequence[str | None]
                ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     """Rows for ``skill_parameters``, ``skill_steps`` and ``skill_examples``."""
-    params = [(skill_id, i, p.name, p.kind, _json(p.default), json.dumps(list(p.choices)), p.description)
+    params = [(skill_id, i, p.name, p.kind, _json(p.default), json.dumps(list(p.choices)), p.description,
+               int(p.secret))
               for i, p in enumerate(skill.parameters)]
     steps = [(skill_id, i, s.action, s.target, s.ocr_text, crop, json.dumps([list(m) for m in s.landmarks]),
-              s.post_text, _json(s.post_region), s.successes, s.failures)
+              s.post_text, _json(s.post_region), s.successes, s.failures, _json(s.box))
              for i, (s, crop) in enumerate(zip(skill.steps, crops, strict=True))]
     examples = [(skill_id, i, text) for i, text in enumerate(skill.examples)]
     return params, steps, examples
@@ -72,11 +78,13 @@ def skill_from_rows(row: sqlite3.Row, params: Sequence[sqlite3.Row], steps: Sequ
         parameters=tuple(SkillParameter(
             name=p["name"], kind=p["kind"],
             default=None if p["default_value"] is None else json.loads(p["default_value"]),
-            choices=tuple(json.loads(p["choices"])), description=p["description"]) for p in params),
+            choices=tuple(json.loads(p["choices"])), description=p["description"],
+            secret=bool(p["secret"])) for p in params),
         steps=tuple(SkillStep(
             action=s["action"], target=s["target"], ocr_text=s["ocr_text"], crop=s["crop"],
             landmarks=tuple(tuple(m) for m in json.loads(s["landmarks"])), post_text=s["post_text"],
             post_region=_tuple(s["post_region"]), successes=s["successes"], failures=s["failures"],
+            box=_tuple(s["box"]),
         ) for s in steps),
     )
 
@@ -87,10 +95,11 @@ def skill_to_json(skill: Skill, crop_names: Sequence[str | None]) -> dict[str, A
         "name": skill.name, "description": skill.description, "source": skill.source,
         "examples": list(skill.examples),
         "parameters": [{"name": p.name, "kind": p.kind, "default": p.default,
-                        "choices": list(p.choices), "description": p.description}
+                        "choices": list(p.choices), "description": p.description, "secret": p.secret}
                        for p in skill.parameters],
         "steps": [{"action": s.action, "target": s.target, "ocr_text": s.ocr_text, "crop": crop,
                    "landmarks": [list(m) for m in s.landmarks], "post_text": s.post_text,
-                   "post_region": list(s.post_region) if s.post_region else None}
+                   "post_region": list(s.post_region) if s.post_region else None,
+                   "box": list(s.box) if s.box else None}
                   for s, crop in zip(skill.steps, crop_names, strict=True)],
     }

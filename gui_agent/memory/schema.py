@@ -100,7 +100,18 @@ CREATE TABLE skill_examples (
 CREATE INDEX skill_runs_skill ON skill_runs(skill_id, id);
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+# Version 3: what a step's target looked like (anchors a skill is mined from), the text a
+# step's subtask expected afterwards, and the box a skill step's target had when learned.
+_V3 = """
+ALTER TABLE episode_steps ADD COLUMN crop TEXT;
+ALTER TABLE episode_steps ADD COLUMN ocr_text TEXT;
+ALTER TABLE episode_steps ADD COLUMN landmarks TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE episode_steps ADD COLUMN expect TEXT;
+ALTER TABLE skill_steps ADD COLUMN box TEXT;
+ALTER TABLE skill_parameters ADD COLUMN secret INTEGER NOT NULL DEFAULT 0;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -82,7 +82,7 @@ class MemoryStore:
         created = time.time() if created_at is None else created_at
         folder = f"shots/{time.strftime('%Y%m%d', time.localtime(created))}-{uuid.uuid4().hex[:12]}"
         run_dir = Path(result.run_dir) if getattr(result, "run_dir", None) else None
-        steps: list[tuple[Any, str | None, str | None]] = []
+        steps: list[tuple[Any, str | None, str | None, str | None]] = []
 
         def body(conn: sqlite3.Connection) -> int:
             cur = conn.execute(
@@ -94,12 +94,13 @@ class MemoryStore:
             episode_id = int(cur.lastrowid)
             conn.executemany(
                 f"INSERT INTO episode_steps ({STEP_COLUMNS}) VALUES ({_marks(STEP_COLUMNS)})",
-                [step_row(episode_id, s, before, after) for s, before, after in steps])
+                [step_row(episode_id, s, before, after, crop) for s, before, after, crop in steps])
             return episode_id
 
         try:   # files first: a crash may leave a stray file, never a row without its file
             steps.extend((step, copy_shot(self.root, run_dir, getattr(step, "before", None), folder),
-                          copy_shot(self.root, run_dir, getattr(step, "after", None), folder))
+                          copy_shot(self.root, run_dir, getattr(step, "after", None), folder),
+                          copy_shot(self.root, run_dir, getattr(step, "crop", None), folder))
                          for step in result.steps)
             return self._db.write(body)
         except BaseException:

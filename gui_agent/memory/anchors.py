@@ -1,0 +1,55 @@
+"""What lets a skill find its target again: an image crop of the element and nearby text.
+
+Taken from the clean screenshot at the moment the agent acted (the run's saved screenshots have
+the click marker drawn on them, so crops are never cut from those).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from PIL import Image
+
+from ..geometry import Box
+from ..parsing.elements import Element
+
+ANCHOR_MARGIN = 4          # pixels of surroundings kept around the element
+MAX_CROP_SIDE = 400        # a bigger element (a text area) is anchored by its top-left part
+LANDMARK_RADIUS = 300      # only text this close (centre to centre) is a landmark
+
+
+def crop_around(image: Image.Image, box: Box, margin: int = ANCHOR_MARGIN) -> Image.Image:
+    """The element with a small margin, clipped to the image and to MAX_CROP_SIDE per side."""
+    left = max(0, box.left - margin)
+    top = max(0, box.top - margin)
+    right = min(image.width, box.right + margin, left + MAX_CROP_SIDE)
+    bottom = min(image.height, box.bottom + margin, top + MAX_CROP_SIDE)
+    return image.crop((left, top, max(right, left + 1), max(bottom, top + 1))).convert("RGB")
+
+
+def landmarks_for(elements: Iterable[Element], box: Box, k: int = 3) -> tuple[tuple[str, int, int], ...]:
+    """Up to ``k`` texts near the element: (text, dx, dy) from the text's centre to the element's."""
+    cx, cy = box.center.x, box.center.y
+    near: list[tuple[float, str, int, int]] = []
+    for el in elements:
+        text = (el.text or "").strip()
+        if not text or len(text) > 40:
+            continue
+        ex, ey = el.box.center.x, el.box.center.y
+        if el.box.corners == box.corners:
+            continue
+        dist = math.hypot(cx - ex, cy - ey)
+        if dist <= LANDMARK_RADIUS:
+            near.append((dist, text, cx - ex, cy - ey))
+    near.sort(key=lambda n: n[0])
+    seen: set[str] = set()
+    out: list[tuple[str, int, int]] = []
+    for _, text, dx, dy in near:
+        if text in seen:
+            continue
+        seen.add(text)
+        out.append((text, int(dx), int(dy)))
+        if len(out) == k:
+            break
+    return tuple(out)
