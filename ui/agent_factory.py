@@ -51,5 +51,11 @@ class EngineFactory:
             controller = PyAutoGuiController()
         ladder, parser = self._grounding()
         settings = request.settings
+        memory = None
+        if not request.dry_run:
+            from gui_agent.memory.experience import ExperienceMemory
+
+            memory = ExperienceMemory.from_settings(settings)
         return Agent(LiveDesktop(controller, settings.monitor), offline_planner(),
-                     settings=settings, ladder=ladder, parser=parser, live=not request.dry_run)
+                     settings=settings, ladder=ladder, parser=parser, live=not request.dry_run,
+                     memory=memory)

@@ -185,6 +185,9 @@ class EngineWorker(QObject):
             log.exception("the run crashed")
             result = error_result(request.task, f"{type(exc).__name__}: {exc}")
         finally:
+            memory = getattr(self.agent, "memory", None)
+            if memory is not None:
+                memory.close()
             if self.hotkey is not None:
                 try:
                     self.hotkey.stop()

@@ -42,6 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--size", type=lambda t: _pair(t, "x"), metavar="WxH", help="window size")
     p.add_argument("--events-file", type=Path, metavar="FILE",
                    help="append a JSON line per app event (ready, runs, steps) for scripts")
+    p.add_argument("--startup-check", action="store_true",
+                   help="print how long the window took to show, then quit (for tests and measuring)")
     p.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
     return p
 
@@ -50,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
     from .app_events import EventLog
@@ -74,6 +77,11 @@ def main(argv: list[str] | None = None) -> int:
     log.info("window shown %.2f s after the process started (%.2f s after ui.main was imported)",
              age if age is not None else float("nan"), since_import)
     events.emit("startup", seconds_since_process_start=age, seconds_since_import=round(since_import, 3))
+    if args.startup_check:
+        shown_after = "unknown" if age is None else f"{age:.3f}"
+        print(f"window shown: {window.isVisible()}; seconds since process start: {shown_after}; "
+              f"since ui.main was imported: {since_import:.3f}", flush=True)
+        QTimer.singleShot(0, app.quit)   # one turn of the event loop, then quit
     return app.exec()
 
 

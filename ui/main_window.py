@@ -31,6 +31,7 @@ from . import dialogs
 from .app_events import EventLog
 from .engine_worker import AgentFactory, EngineWorker, HotkeyFactory, Prompt, RunRequest
 from .live_view import LiveView, Overlay, pil_to_qimage
+from .panels import Panels, load_app_settings
 from .status_panel import StatusPanel
 from .step_log import PREVIEW_WIDTH, StepLogModel, StepLogView, make_row
 from .task_box import TaskBox
@@ -59,7 +60,7 @@ class MainWindow(QMainWindow):
             from .agent_factory import EngineFactory
 
             agent_factory = EngineFactory()
-        self.settings_loader = settings_loader or _load_settings
+        self.settings_loader = settings_loader or load_app_settings
         self.history = history if history is not None else TaskHistory(default_history_file())
         self.events = event_log or EventLog(None)
         self.close_timeout = close_timeout
@@ -74,6 +75,7 @@ class MainWindow(QMainWindow):
         self._announced = False
         self._build()
         self._connect()
+        self.panels = Panels(self)   # Tools menu: Skills…, Settings…, Batch…
         self.task_box.set_history(self.history.tasks)
         self._show_settings()
         self._set_running(False)
@@ -390,9 +392,3 @@ class MainWindow(QMainWindow):
                             self.close_timeout)
         self.panel.close()
         super().closeEvent(event)
-
-
-def _load_settings() -> Any:
-    from gui_agent.config import load_settings
-
-    return load_settings()
