@@ -25,7 +25,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from types import ModuleType
 from typing import Any, TypeVar
 
@@ -43,6 +43,7 @@ from .base import (
     check_point,
     needs_clipboard,
 )
+from .injection import injecting
 from .keys import is_mac, normalize_key, parse_hotkey
 
 log = logging.getLogger(__name__)
@@ -124,9 +125,12 @@ class PyAutoGuiController:
 
     # -- plumbing --------------------------------------------------------------------
     @contextmanager
-    def _gui(self, what: str) -> Iterator[Any]:
-        """pyautogui, ready for one call; pyautogui errors become gui-agent errors."""
-        with _LOCK:
+    def _gui(self, what: str, inject: bool = True) -> Iterator[Any]:
+        """pyautogui, ready for one call; pyautogui errors become gui-agent errors.
+
+        Input sent inside is marked as gui-agent's own, so a recorder never records it.
+        """
+        with _LOCK, (injecting() if inject else nullcontext()):
             pyautogui = load_pyautogui()
             pyautogui.FAILSAFE = self.failsafe
             try:
@@ -143,8 +147,8 @@ class PyAutoGuiController:
                                        ) from exc
                 raise
 
-    def _call(self, what: str, fn: Callable[[Any], T]) -> T:
-        with self._gui(what) as pyautogui:
+    def _call(self, what: str, fn: Callable[[Any], T], inject: bool = True) -> T:
+        with self._gui(what, inject) as pyautogui:
             return fn(pyautogui)
 
     def _checked_key(self, pyautogui: Any, key: str) -> str:
@@ -190,12 +194,12 @@ class PyAutoGuiController:
         self._call(f"scroll {d} {n}", run)
 
     def position(self) -> Point:
-        x, y = self._call("read the mouse position", lambda g: g.position())
+        x, y = self._call("read the mouse position", lambda g: g.position(), inject=False)
         return Point(int(x), int(y))
 
     def screen_size(self) -> tuple[int, int]:
         """Size of the primary screen in pyautogui coordinates."""
-        w, h = self._call("read the screen size", lambda g: g.size())
+        w, h = self._call("read the screen size", lambda g: g.size(), inject=False)
         return int(w), int(h)
 
     # -- keyboard --------------------------------------------------------------------

@@ -32,13 +32,16 @@ def _nudge_x11_record() -> None:
     from Xlib import display as xdisplay
     from Xlib.ext.xtest import fake_input
 
+    from .injection import injecting
+
     conn = xdisplay.Display()
     try:
         unbound = [k for k in range(255, 7, -1) if conn.keycode_to_keysym(k, 0) == 0]
         if unbound:
-            fake_input(conn, X.KeyPress, unbound[0])
-            fake_input(conn, X.KeyRelease, unbound[0])
-            conn.sync()
+            with injecting():   # not a key a recorder should keep
+                fake_input(conn, X.KeyPress, unbound[0])
+                fake_input(conn, X.KeyRelease, unbound[0])
+                conn.sync()
     finally:
         conn.close()
 
