@@ -336,3 +336,16 @@ def _build(cls: type[Action], verb: str, args: list[Any], kwargs: dict[str, Any]
         raise ActionParseError(f"{verb}: missing {', '.join(missing)}")
     coerced = {name: _coerce(next(f for f in params if f.name == name), v, verb) for name, v in values.items()}
     return cls(**coerced)
+
+
+TARGET_FIELD_NAMES = ("target", "into", "at", "source", "destination")
+
+
+def target_fields(action: Action) -> dict[str, object]:
+    """The action's target fields that are set, by argument name: {"target": "Save", "into": ...}."""
+    out: dict[str, object] = {}
+    for name in TARGET_FIELD_NAMES:
+        value = getattr(action, "target_" if name == "target" else name, None)
+        if value is not None:
+            out[name] = value
+    return out

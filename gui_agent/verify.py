@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from PIL import Image
@@ -87,3 +89,27 @@ class LoopDetector:
 
     def reset(self) -> None:
         self._seen.clear()
+
+
+def settle_after(observe: Callable[[], Observation], before: Observation | None, settings: Any,
+                 stop: threading.Event | None = None) -> Observation:
+    """A settled frame after an action; waits longer when nothing changed since ``before``.
+
+    ``settings`` gives ``settle_interval``, ``settle_timeout`` and ``settle_change_grace``; the
+    agent and the replayer share this rule.
+    """
+    stop = stop or threading.Event()
+    stop.wait(settings.settle_interval)
+    obs = wait_until_settled(observe, timeout=settings.settle_timeout,
+                             interval=settings.settle_interval).observation
+    if before is not None and frames_equal(before.image, obs.image):
+        # Nothing changed yet: give a slow application (a dialog opening on a busy machine)
+        # longer to react, so the next step does not start on a stale screen.
+        deadline = time.monotonic() + settings.settle_change_grace
+        while time.monotonic() < deadline and not stop.is_set():
+            stop.wait(settings.settle_interval)
+            obs = observe()
+            if not frames_equal(before.image, obs.image):
+                return wait_until_settled(observe, timeout=settings.settle_timeout,
+                                          interval=settings.settle_interval, first=obs).observation
+    return obs

@@ -24,3 +24,10 @@ class Candidate:
     def __str__(self) -> str:
         what = str(self.element) if self.element else f"box {self.box.corners}"
         return f"{what} (score {self.score:.2f}, {self.source})"
+
+
+def visible_text(cand: Candidate | None) -> str | None:
+    """The text shown on a resolved element (what the safety gate judges), if any."""
+    if cand is None or cand.element is None:
+        return None
+    return cand.element.text or cand.element.label or None

@@ -1,0 +1,85 @@
+"""Waiting on the screen: settle after an action, poll for a condition, pre/postconditions.
+
+The settle rule itself (shared with the agent) is :func:`gui_agent.verify.settle_after`.
+:class:`Waiter` is a stop/pause-aware bounded poll: a pause stretches the
+deadline instead of eating it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import AmbiguousTarget, GroundingError
+from ..geometry import Box
+from ..screen.observation import Observation
+from ..verify import frames_equal
+
+Observe = Callable[[], Observation]
+
+
+class Waiter:
+    """Bounded polling that honours a stop event (ends the wait) and a pause event (set = paused)."""
+
+    def __init__(self, stop: threading.Event, pause: threading.Event) -> None:
+        self.stop = stop
+        self.pause = pause
+
+    def hold_while_paused(self) -> float:
+        """Block while paused (until resumed or stopped); the seconds spent paused."""
+        start = time.monotonic()
+        while self.pause.is_set() and not self.stop.is_set():
+            self.stop.wait(0.05)
+        return time.monotonic() - start
+
+    def poll(self, check: Callable[[Observation], bool], first: Observation, observe: Observe,
+             timeout: float, interval: float, live: bool = True) -> tuple[bool, Observation]:
+        """Call ``check`` on ``first`` and on each new frame until it holds or ``timeout`` passes.
+
+        A frame identical to the last one checked is not checked again (the answer would not
+        change, and a check may be an OCR parse). Returns (held, last observation).
+        """
+        obs, checked = first, None
+        deadline = time.monotonic() + timeout
+        while True:
+            if checked is None or not frames_equal(checked.image, obs.image):
+                if check(obs):
+                    return True, obs
+                checked = obs
+            if not live or self.stop.is_set() or time.monotonic() >= deadline:
+                return False, obs
+            self.stop.wait(interval)
+            deadline += self.hold_while_paused()
+            if self.stop.is_set():
+                return False, obs
+            obs = observe()
+
+
+def text_visible(resolve: Callable[[str, Observation], Any], text: str, obs: Observation) -> bool:
+    """Whether ``text`` is on the screen (found once or more) by the OCR ladder's ``resolve``."""
+    try:
+        resolve(f'"{text}"', obs)
+    except AmbiguousTarget:
+        return True   # shown more than once is still shown
+    except GroundingError:
+        return False
+    return True
+
+
+def shifted(corners: tuple[int, int, int, int], shift: tuple[int, int]) -> Box:
+    """A learned (l, t, r, b) box moved by ``shift``."""
+    left, top, right, bottom = corners
+    return Box.from_corners(left + shift[0], top + shift[1], right + shift[0], bottom + shift[1])
+
+
+def region_changed(before: Observation, after: Observation, region: Box) -> bool:
+    """Whether the pixels inside ``region`` differ between the two frames (clipped to them)."""
+    if before.image.size != after.image.size:
+        return True
+    box = region.clip(*after.image.size)
+    if box.width == 0 or box.height == 0:
+        return False
+    corners = box.corners
+    return not frames_equal(before.image.crop(corners), after.image.crop(corners))
