@@ -14,7 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .actions import Action, AskUser, Done, Fail, Type, Wait, format_action
+from . import skill_use
+from .actions import Action, AskUser, Done, Fail, RunSkill, Type, Wait, format_action, target_fields
 from .config import Settings
 from .desktop import Desktop
 from .errors import (
@@ -27,16 +28,16 @@ from .errors import (
 )
 from .executor import perform
 from .geometry import Box, Point
-from .grounding.candidate import Candidate
+from .grounding.candidate import Candidate, visible_text
+from .memory.experience import ExperienceMemory, Learned
 from .planner.base import Planner, StepRecord, Subtask
 from .safety import SafetyContext, SafetyGate
 from .screen.observation import Observation
 from .trajectory import RunFolder, RunResult, StepLog
-from .verify import LoopDetector, frame_digest, frames_equal, wait_until_settled
+from .verify import LoopDetector, frame_digest, settle_after
 
 log = logging.getLogger(__name__)
 
-TARGET_FIELDS = ("target", "into", "at", "source", "destination")
 
 
 @dataclass
@@ -58,16 +59,6 @@ class _Clock:
         self.timings[stage] = self.timings.get(stage, 0.0) + time.perf_counter() - start
 
 
-def _action_targets(action: Action) -> dict[str, object]:
-    out: dict[str, object] = {}
-    for name in TARGET_FIELDS:
-        attr = "target_" if name == "target" else name
-        value = getattr(action, attr, None)
-        if value is not None:
-            out[name] = value
-    return out
-
-
 class Agent:
     def __init__(
         self,
@@ -81,6 +72,7 @@ class Agent:
         hooks: AgentHooks | None = None,
         runs_dir: Path | None = None,
         live: bool = True,
+        memory: ExperienceMemory | None = None,
     ) -> None:
         from .grounding.default import default_ladder
 
@@ -95,6 +87,9 @@ class Agent:
         self.hooks = hooks or AgentHooks()
         self.runs_dir = Path(runs_dir or self.settings.runs_dir)
         self.live = live  # False when the screen cannot change (a screenshot file)
+        self.memory = memory  # None: nothing remembered, no skills
+        self.last_episode_id: int | None = None
+        self.last_learned = Learned()
         self.stop_event = threading.Event()
         self.pause_event = threading.Event()  # set = paused
         self.last_capture_seconds = 0.0
@@ -114,22 +109,7 @@ class Agent:
     def _settle(self, before: Observation | None) -> Observation:
         if not self.live:
             return self._observe()
-        s = self.settings
-        self.stop_event.wait(s.settle_interval)
-        settled = wait_until_settled(self._observe, timeout=s.settle_timeout, interval=s.settle_interval)
-        obs = settled.observation
-        if before is not None and frames_equal(before.image, obs.image):
-            # Nothing changed yet: give a slow application (a dialog opening on a busy
-            # machine) longer to react, so the next step does not plan on a stale screen.
-            deadline = time.monotonic() + s.settle_change_grace
-            while time.monotonic() < deadline and not self.stop_event.is_set():
-                self.stop_event.wait(s.settle_interval)
-                obs = self._observe()
-                if not frames_equal(before.image, obs.image):
-                    obs = wait_until_settled(self._observe, timeout=s.settle_timeout,
-                                             interval=s.settle_interval, first=obs).observation
-                    break
-        return obs
+        return settle_after(self._observe, before, self.settings, self.stop_event)
 
     # -- grounding --------------------------------------------------------------------------
     def ground(self, target: object, obs: Observation) -> Candidate:
@@ -176,6 +156,7 @@ class Agent:
         folder = RunFolder(self.runs_dir, task, self.settings.save_screenshots)
         steps: list[StepLog] = []
         outcome, reason, answer = "failed", "", None
+        self._skill_done: str | None = None
         try:
             outcome, reason, answer = self._loop(task, folder, steps, started)
         except SafetyRefusal as exc:
@@ -187,8 +168,9 @@ class Agent:
         except GuiAgentError as exc:
             outcome, reason = "failed", str(exc)
         result = RunResult(task, outcome, reason, answer, tuple(steps), folder.path,
-                           round(time.monotonic() - started, 3))
+                           round(time.monotonic() - started, 3), skill=self._skill_done)
         folder.finish(result)
+        skill_use.remember_run(self, result)
         return result
 
     def _check_limits(self, steps: list[StepLog], started: float) -> None:
@@ -205,6 +187,17 @@ class Agent:
     def _loop(self, task: str, folder: RunFolder, steps: list[StepLog],
               started: float) -> tuple[str, str, str | None]:
         obs = self._settle(None) if self.live else self._observe()
+        recalled = skill_use.try_recalled_skill(self, task, folder, obs)
+        if recalled is not None:
+            self._add_steps(recalled.steps, steps, folder)
+            if recalled.ok:
+                self._skill_done = recalled.name
+                return "done", "", None
+            if self.stop_event.is_set():
+                return "stopped", "stopped by the user", None
+            log.info("skill %r stopped (%s); planning the task instead", recalled.name, recalled.reason)
+            obs = recalled.observation or self._observe()
+        skill_use.offer_skills(self, task)
         manager, worker = self.planner.manager, self.planner.worker
         queue: deque[Subtask] = deque(manager.plan(task, obs))
         if self.hooks.on_plan:
@@ -212,7 +205,7 @@ class Agent:
         done: list[Subtask] = []
         history: list[StepRecord] = []
         loops = LoopDetector()
-        index = 0
+        index = len(steps)
         while queue:
             if self.stop_event.is_set():
                 return "stopped", "stopped by the user", None
@@ -246,6 +239,14 @@ class Agent:
                     return "failed", f"the agent needs an answer: {action.question}", None
                 history.append(StepRecord(action, len(done), True, f"user answered: {reply}"))
                 continue
+            if isinstance(action, RunSkill):
+                name, params = skill_use.skill_call(action)
+                ran = skill_use.run_skill(self, name, params, task, folder, obs, index + 1)
+                self._add_steps(ran.steps, steps, folder)
+                index = len(steps)
+                obs = ran.observation or self._observe()
+                history.append(StepRecord(action, len(done), ran.ok, ran.reason))
+                continue
             index += 1
             step, obs = self._step(index, sub, action, obs, folder, clock, loops, task, len(steps), started)
             steps.append(step)
@@ -254,6 +255,14 @@ class Agent:
                 self.hooks.on_step(step)
             history.append(StepRecord(action, len(done), step.outcome == "ok", step.error))
         return "done", "", None
+
+    def _add_steps(self, new: tuple[StepLog, ...], steps: list[StepLog], folder: RunFolder) -> None:
+        """Steps a skill ran (already in the run folder's shots) join the run's log."""
+        for step in new:
+            steps.append(step)
+            folder.append_step(step)
+            if self.hooks.on_step:
+                self.hooks.on_step(step)
 
     def _await_text(self, text: str, obs: Observation, history: list[StepRecord]) -> bool:
         waited = [r.action.seconds for r in history if isinstance(r.action, Wait)]
@@ -270,7 +279,7 @@ class Agent:
               clock: _Clock, loops: LoopDetector, task: str, n_steps: int,
               started: float) -> tuple[StepLog, Observation]:
         text = format_action(action)
-        targets = _action_targets(action)
+        targets = target_fields(action)
         cands: dict[str, Candidate] = {}
         if self.parser is not None and any(isinstance(v, str) for v in targets.values()):
             # Parse here (cached by the parser) so that the stage is timed on its own.
@@ -290,7 +299,7 @@ class Agent:
         clock.add("ground", t)
         main = cands.get("target") or cands.get("into") or cands.get("source") or cands.get("at")
         verdict = self.safety.check(action, SafetyContext(
-            task=task, target_text=_visible_text(main), window_title=obs.window_title,
+            task=task, target_text=visible_text(main), window_title=obs.window_title,
             steps_taken=n_steps, elapsed=time.monotonic() - started))
         if verdict.decision == "refuse":
             raise SafetyRefusal(f"refused {text}: {verdict.reason}")
@@ -310,6 +319,7 @@ class Agent:
         after_obs = self._settle(obs) if not isinstance(action, Wait) else self._observe()
         clock.add("settle", t)
         after = folder.save_image(f"{index:03d}-after", after_obs.image)
+        anchor = skill_use.anchor_for(self, index, obs, main, folder)
         outcome, error = "ok", ""
         if self.live and not isinstance(action, Wait | Type) and loops.observe(text, frame_digest(obs.image)):
             outcome, error = "failed", "the same action on an unchanged screen keeps repeating"
@@ -324,12 +334,6 @@ class Agent:
             score=round(main.score, 3) if main else None,
             why=main.why if main else "",
             error=error, before=before, after=after, timings=clock.timings,
+            crop=anchor.crop if anchor else None, ocr_text=anchor.ocr_text if anchor else None,
+            landmarks=anchor.landmarks if anchor else (), expect=sub.expect,
         ), after_obs
-
-
-def _visible_text(cand: Candidate | None) -> str | None:
-    if cand is None or cand.element is None:
-        return None
-    return cand.element.text or cand.element.label or None
-
-

@@ -35,6 +35,13 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--allow", action="append", default=[], metavar="WORD",
                    help="pre-approve risky actions named by WORD (e.g. --allow delete); repeatable")
     p.add_argument("--runs-dir", type=Path, help="where run folders go")
+    p.add_argument("--no-memory", action="store_true",
+                   help="neither use nor update the experience memory (no skills, nothing remembered)")
+    p.add_argument("--no-skills", action="store_true",
+                   help="always plan, even when the task matches a skill (the run is still remembered)")
+    p.add_argument("--save-as", metavar="NAME",
+                   help="when the run succeeds, save it as a skill named NAME (its typed texts become "
+                        "parameters)")
     _add_model_flags(p)
 
 
@@ -121,6 +128,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_vlm_arguments(b)
 
+    b = bsub.add_parser("skills", help="planner/grounding calls and time: from scratch vs with learned skills",
+                        description="Repeated task families on the playground app, each measured task "
+                        "run from scratch (memory off) and again after warm-up runs taught the memory.")
+    from .bench.skills import add_arguments as add_skills_bench_arguments
+
+    add_skills_bench_arguments(b)
+    b = bsub.add_parser("retrieval", help="skill retrieval accuracy on the labelled task phrasings",
+                        description="Top-1 accuracy and false-run rate of skill recall on "
+                        "datasets/skill_retrieval.yaml (or --dataset FILE).")
+    b.add_argument("--dataset", type=Path, help="a labelled retrieval YAML file")
+
     from .commands.models import add_models_parser
 
     add_models_parser(sub)
@@ -130,6 +148,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_skills_parser(sub)
     add_memory_parser(sub)
+    from .commands.record import add_record_parsers
+    from .commands.replay import add_replay_parser
+
+    add_record_parsers(sub)
+    add_replay_parser(sub)
     return parser
 
 
@@ -167,6 +190,17 @@ def main(argv: list[str] | None = None) -> int:
             from .bench.miniwob import run_miniwob_bench
 
             return run_miniwob_bench(args)
+        if args.command == "bench" and args.bench == "skills":
+            from .bench.skills import run_skills_bench
+
+            return run_skills_bench(args)
+        if args.command == "bench" and args.bench == "retrieval":
+            from .bench.retrieval import evaluate, format_report
+
+            report = evaluate(args.dataset)
+            print(format_report(report))
+            good = report.overall.top1 >= 0.95 and report.overall.false_run_rate <= 0.02
+            return EXIT_OK if good else EXIT_FAILED
         if args.command == "bench" and args.bench == "vlm":
             from .bench.vlm import run_vlm_bench
 
@@ -183,6 +217,18 @@ def main(argv: list[str] | None = None) -> int:
             from .commands.skills import skills_command
 
             return skills_command(args)
+        if args.command == "record":
+            from .commands.record import record_command
+
+            return record_command(args)
+        if args.command == "compile":
+            from .commands.record import compile_command
+
+            return compile_command(args)
+        if args.command == "replay":
+            from .commands.replay import replay_command
+
+            return replay_command(args)
         if args.command == "memory":
             from .commands.memory import memory_command
 

@@ -32,6 +32,8 @@ def print_result(result: RunResult) -> None:
     status = {"done": "done", "failed": "FAILED", "refused": "REFUSED", "stopped": "stopped",
               "error": "ERROR"}.get(result.outcome, result.outcome)
     line = f"{status}: {result.task!r} in {len(result.steps)} steps, {result.seconds:.1f}s"
+    if result.skill:
+        line += f" (ran as skill {result.skill!r}, no planning)"
     if result.reason:
         line += f" — {result.reason}"
     if result.answer:
@@ -51,6 +53,27 @@ def model_overrides(args: argparse.Namespace) -> dict[str, object]:
     return {name: getattr(args, name, None) for name in MODEL_FLAGS}
 
 
+def _open_memory(settings: object) -> object | None:
+    from ..memory.experience import ExperienceMemory
+
+    return ExperienceMemory.from_settings(settings)
+
+
+def _report_memory(agent: object, memory: object, result: RunResult, save_as: str | None) -> None:
+    """What the run taught the memory; --save-as turns a successful run into a named skill."""
+    learned = agent.last_learned  # type: ignore[attr-defined]
+    if learned.created:
+        print(f"new skill(s) from repeated runs: {', '.join(learned.created)} "
+              "(see `gui-agent skills list`; rename or remove them there)")
+    if save_as:
+        if not result.ok or agent.last_episode_id is None:  # type: ignore[attr-defined]
+            print(f"not saved as a skill: the run did not succeed ({result.outcome})")
+            return
+        skill = memory.save_as(agent.last_episode_id, save_as)  # type: ignore[attr-defined]
+        params = ", ".join(p.name for p in skill.parameters) or "none"
+        print(f"saved as skill {skill.name!r} ({len(skill.steps)} steps; parameters: {params})")
+
+
 def run_command(args: argparse.Namespace) -> int:
     from ..agent import Agent, AgentHooks
     from ..config import load_settings
@@ -61,8 +84,19 @@ def run_command(args: argparse.Namespace) -> int:
         max_steps=args.max_steps, max_seconds=args.max_seconds, monitor=args.monitor,
         safety=args.safety, runs_dir=args.runs_dir,
         allow=tuple(args.allow) if args.allow else None,
+        use_memory=False if getattr(args, "no_memory", False) else None,
+        auto_skills=False if getattr(args, "no_skills", False) else None,
         **model_overrides(args),
     )
+    save_as = getattr(args, "save_as", None)
+    if save_as:
+        from ..memory.models import check_skill_name
+
+        check_skill_name(save_as)  # a bad name is an error before anything is done
+        if not settings.use_memory:
+            from ..errors import ConfigError
+
+            raise ConfigError("--save-as needs the experience memory; drop --no-memory")
     planner, ladder, parser = offline_planner(), None, None
     if settings.model or settings.grounding_model:
         from ..planner.vlm_setup import model_parts
@@ -84,6 +118,9 @@ def run_command(args: argparse.Namespace) -> int:
     hooks = AgentHooks(on_plan=on_plan, on_step=on_step, confirm=_confirm_on_terminal,
                        ask_user=_ask_on_terminal)
     with contextlib.ExitStack() as stack:
+        memory = None if args.screenshot or args.dry_run else _open_memory(settings)
+        if memory is not None:
+            stack.callback(memory.close)
         if args.screenshot:
             desktop = StillDesktop.from_file(args.screenshot)
             agent = Agent(desktop, planner, settings=settings, hooks=hooks, live=False,
@@ -100,9 +137,11 @@ def run_command(args: argparse.Namespace) -> int:
 
                 controller = PyAutoGuiController()
             agent = Agent(LiveDesktop(controller, settings.monitor), planner, settings=settings,
-                          hooks=hooks, live=not args.dry_run, ladder=ladder, parser=parser)
+                          hooks=hooks, live=not args.dry_run, ladder=ladder, parser=parser, memory=memory)
         result = agent.run(args.task)
-    print_result(result)
+        print_result(result)
+        if memory is not None:
+            _report_memory(agent, memory, result, save_as)
     if result.outcome == "error":
         return EXIT_ERROR
     return EXIT_OK if result.ok else EXIT_FAILED
