@@ -173,6 +173,21 @@ class Agent:
         skill_use.remember_run(self, result)
         return result
 
+    def run_skill(self, name: str, params: dict | None = None, task: str | None = None) -> RunResult:
+        """Replay one skill from memory as a run of its own (the app's skill library uses it)."""
+        task = task or f"replay the skill {name!r}"
+        started = time.monotonic()
+        folder = RunFolder(self.runs_dir, task, self.settings.save_screenshots)
+        obs = self._settle(None) if self.live else self._observe()
+        ran = skill_use.run_skill(self, name, dict(params or {}), task, folder, obs, 1)
+        steps: list[StepLog] = []
+        self._add_steps(ran.steps, steps, folder)
+        outcome = "done" if ran.ok else ("stopped" if self.stop_event.is_set() else "failed")
+        result = RunResult(task, outcome, ran.reason, None, tuple(steps), folder.path,
+                           round(time.monotonic() - started, 3), skill=name if ran.ok else None)
+        folder.finish(result)
+        return result
+
     def _check_limits(self, steps: list[StepLog], started: float) -> None:
         s = self.settings
         if len(steps) >= s.max_steps:

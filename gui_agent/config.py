@@ -50,7 +50,7 @@ class Settings:
     memory_path: Path | None = None     # the memory database; None: $GUI_AGENT_MEMORY or the data dir
     auto_skills: bool = True            # run a skill when a task confidently matches one
     mine_skills: bool = True            # turn action sequences that recur into shortcut skills
-    memory_keep_days: float = 30.0      # episode screenshots older than this are pruned
+    memory_keep_days: float = 30.0      # episodes (and their screenshots) older than this are pruned; 0: keep
     # A vision-language model; without ``model`` the offline planner plans.
     model: str | None = None            # a local folder or a Hugging Face repo id (or a server's model name)
     family: str | None = None           # a models/registry.toml family; None: guessed from the model

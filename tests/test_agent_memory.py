@@ -119,3 +119,26 @@ def test_save_as_with_a_bad_name_is_refused_before_anything_runs(capsys) -> None
     code = main(["run", 'click "OK"', "--save-as", "bad/name"])
     assert code == 2
     assert "invalid skill name" in capsys.readouterr().err
+
+
+def test_episodes_past_the_retention_period_are_pruned_after_a_run(tmp_path: Path) -> None:
+    from gui_agent.trajectory import RunResult
+
+    mem = ExperienceMemory(MemoryStore(tmp_path / "r.sqlite3"), keep_days=7)
+    try:
+        mem.store.record_episode(RunResult("old task", "done"), created_at=1_000.0)  # 1970: long past
+        mem.remember(RunResult("new task", "done"))
+        assert [e.task for e in mem.store.episodes()] == ["new task"]
+    finally:
+        mem.close()
+
+
+def test_settings_choose_the_store_the_retention_and_whether_memory_is_on(tmp_path: Path) -> None:
+    assert ExperienceMemory.from_settings(Settings(use_memory=False)) is None
+    mem = ExperienceMemory.from_settings(Settings(memory_keep_days=3, memory_path=tmp_path / "s.sqlite3",
+                                                  auto_skills=False))
+    try:
+        assert (mem.keep_days, mem.auto_skills, mem.mine) == (3, False, True)
+        assert mem.store.path == tmp_path / "s.sqlite3"
+    finally:
+        mem.close()

@@ -432,3 +432,30 @@ def test_the_confirm_dialog_shows_action_and_reason_and_denies_on_escape(qtbot, 
     allowed = dialogs.ask_confirmation(None, "click('Delete')", "the Delete button", "it deletes")
     assert allowed is expected
     assert "click('Delete')" in shown[0] and "it deletes" in shown[0] and "Delete button" in shown[0]
+
+
+def test_a_skill_run_from_the_library_is_replayed_by_the_engine(qtbot, make_window, tmp_path):
+    from gui_agent.memory.experience import ExperienceMemory
+    from gui_agent.memory.models import Skill, SkillParameter, SkillStep
+    from gui_agent.memory.store import MemoryStore
+
+    store = MemoryStore(tmp_path / "lib.sqlite3")
+    store.save_skill(Skill("fill name", (SkillStep("click('OK')", target="OK"),
+                                         SkillStep("type('{name}', into='Name')", target="Name")),
+                           parameters=(SkillParameter("name"),)))
+    engine = ScriptedEngine()
+
+    def with_memory(request):
+        agent = engine(request)
+        agent.memory = ExperienceMemory(store)
+        return agent
+
+    window = make_window(with_memory)
+    with qtbot.waitSignal(window.worker.finished, timeout=5000):
+        window.panels.run_skill_requested.emit("fill name", {"name": "Zoë"})
+    qtbot.waitUntil(lambda: window.last_result is not None, timeout=5000)
+    result = window.last_result
+    assert result.outcome == "done" and result.skill == "fill name", result.reason
+    assert engine.requests[0].skill == "fill name" and dict(engine.requests[0].params) == {"name": "Zoë"}
+    assert [r.step.action for r in window.step_model.rows] == ["click('OK')", "type('Zoë', into='Name')"]
+    assert window.task_box.text() == ""   # the task box and its history are left alone

@@ -38,6 +38,8 @@ class RunRequest:
     dry_run: bool = False
     keep_out: tuple[Box, ...] = ()
     start_delay: float = 0.0        # seconds to wait first (the app's window is going away)
+    skill: str | None = None        # replay this skill from the library instead of planning the task
+    params: tuple[tuple[str, Any], ...] = ()   # the skill's parameter values
 
 
 AgentFactory = Callable[[RunRequest], "Agent"]
@@ -180,7 +182,10 @@ class EngineWorker(QObject):
                                      ask_user=self._ask_user)
             agent.desktop = KeepOutDesktop(agent.desktop, request.keep_out, self._on_observe)
             self.agent = agent
-            result = agent.run(request.task)
+            if request.skill:
+                result = agent.run_skill(request.skill, dict(request.params), task=request.task)
+            else:
+                result = agent.run(request.task)
         except Exception as exc:  # a crash must end the run visibly, never hang the UI
             log.exception("the run crashed")
             result = error_result(request.task, f"{type(exc).__name__}: {exc}")

@@ -76,6 +76,7 @@ class MainWindow(QMainWindow):
         self._build()
         self._connect()
         self.panels = Panels(self)   # Tools menu: Skills…, Settings…, Batch…
+        self.panels.run_skill_requested.connect(lambda name, params: self.start_run(name, params))
         self.task_box.set_history(self.history.tasks)
         self._show_settings()
         self._set_running(False)
@@ -201,9 +202,9 @@ class MainWindow(QMainWindow):
                    round(rect.width() * ratio), round(rect.height() * ratio))
 
     # -- actions -----------------------------------------------------------------------------
-    def start_run(self) -> bool:
-        """Start the task in the task box; False when nothing was started (and why is shown)."""
-        task = self.task_box.text().strip()
+    def start_run(self, skill: str | None = None, params: dict | None = None) -> bool:
+        """Start the task in the task box (or a library skill); False when nothing was started."""
+        task = f"replay the skill {skill!r}" if skill else self.task_box.text().strip()
         if self.worker.running:
             return False
         if not task:
@@ -216,8 +217,9 @@ class MainWindow(QMainWindow):
             QMessageBox.critical(self, "gui-agent settings", f"The settings cannot be used:\n\n{exc}")
             return False
         self._show_settings()
-        self.history.add(task)
-        self.task_box.set_history(self.history.tasks)
+        if not skill:
+            self.history.add(task)
+            self.task_box.set_history(self.history.tasks)
         dry = self.dry_run_box.isChecked()
         self._reset_for_run()
         if dry:
@@ -228,7 +230,8 @@ class MainWindow(QMainWindow):
             keep_out, delay = (self.panel.screen_box(),), HIDE_DELAY_S
             self._hidden_for_run = True
             self.hide()
-        request = RunRequest(task, settings, dry_run=dry, keep_out=keep_out, start_delay=delay)
+        request = RunRequest(task, settings, dry_run=dry, keep_out=keep_out, start_delay=delay, skill=skill,
+                             params=tuple((params or {}).items()))
         self.events.emit("run_started", task=task, dry_run=dry,
                          keep_out=[list(b.corners) for b in keep_out])
         self._set_running(True)

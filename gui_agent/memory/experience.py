@@ -30,10 +30,12 @@ class Learned:
 
 
 class ExperienceMemory:
-    def __init__(self, store: MemoryStore, *, auto_skills: bool = True, mine: bool = True) -> None:
+    def __init__(self, store: MemoryStore, *, auto_skills: bool = True, mine: bool = True,
+                 keep_days: float = 0.0) -> None:
         self.store = store
         self.auto_skills = auto_skills
         self.mine = mine
+        self.keep_days = keep_days   # episodes older than this are pruned after each run (0: keep all)
 
     @classmethod
     def from_settings(cls, settings: Any) -> ExperienceMemory | None:
@@ -41,7 +43,8 @@ class ExperienceMemory:
             return None
         return cls(MemoryStore(getattr(settings, "memory_path", None)),
                    auto_skills=getattr(settings, "auto_skills", True),
-                   mine=getattr(settings, "mine_skills", True))
+                   mine=getattr(settings, "mine_skills", True),
+                   keep_days=float(getattr(settings, "memory_keep_days", 0.0) or 0.0))
 
     def close(self) -> None:
         self.store.close()
@@ -67,7 +70,11 @@ class ExperienceMemory:
 
     # -- remember and learn ------------------------------------------------------------------
     def remember(self, result: Any, *, model: str | None = None) -> int:
-        return self.store.record_episode(result, model=model)
+        """Store the run as an episode; then drop episodes past the retention period."""
+        episode_id = self.store.record_episode(result, model=model)
+        if self.keep_days > 0:
+            self.store.prune(keep_days=self.keep_days)
+        return episode_id
 
     def learn(self) -> Learned:
         """Mine the recent successful episodes; save new skills, extend known skills' examples."""

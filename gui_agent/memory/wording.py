@@ -186,7 +186,11 @@ def name_from_steps(skill: Skill) -> str:
         return " ".join(ws + typed[:1] if len(ws) == 1 else ws)
     if typed:
         return "enter " + " and ".join(typed[:2])
-    return " ".join(clicks[-1]) if clicks and clicks[-1] else "shortcut"
+    if clicks and clicks[-1]:
+        return " ".join(clicks[-1])
+    # Nothing to name it after (typing and keys only): its first words, "type text press enter".
+    said = re.sub(r"[{}\"'(),]", " ", describe(skill)).lower().split()
+    return " ".join(said[:5]) or "shortcut"
 
 
 def clean_name(text: str, taken: set[str]) -> str:
