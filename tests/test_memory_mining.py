@@ -242,3 +242,10 @@ def test_a_save_hotkey_names_the_skill_after_saving_where_it_happened() -> None:
                         SkillStep("hotkey('ctrl', 's')"), SkillStep("type('{text2}', enter=True)")),
                   parameters=(SkillParameter("text"), SkillParameter("text2")))
     assert name_from_steps(skill) == "save in editor"
+
+
+def test_a_quoted_target_is_quoted_once_in_the_description() -> None:
+    from gui_agent.memory.wording import describe
+
+    skill = Skill("x", (SkillStep("click('\"Items\"')"), SkillStep("click('Add')")))
+    assert describe(skill) == 'Click "Items", click "Add"'

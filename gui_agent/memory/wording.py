@@ -94,6 +94,8 @@ def _ref(t: Any) -> str:
     if isinstance(t, Box):
         return "the box ({}, {}, {}, {})".format(*t.corners)
     t = str(t)
+    if len(t) >= 2 and t[0] == t[-1] and t[0] in "\"'":   # already quoted: '"Items"'
+        return f'"{t[1:-1]}"'
     return t if PLACEHOLDER_RE.fullmatch(t) or t.split(" ")[0].lower() in ARTICLES else f'"{t}"'
 
 
