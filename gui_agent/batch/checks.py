@@ -13,7 +13,6 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from .suite import Check, Readiness, show_command, substitute
 
@@ -35,6 +34,8 @@ def window_titles(display: str | None = None) -> list[str]:
     try:
         from Xlib import X
         from Xlib import display as xdisplay
+
+        from ..screen.capture import x11_window_title
     except ImportError:
         return []
     try:
@@ -44,7 +45,6 @@ def window_titles(display: str | None = None) -> list[str]:
         return []
     titles: list[str] = []
     try:
-        net_name = conn.intern_atom("_NET_WM_NAME")
         stack = [(conn.screen().root, 0)]
         while stack:
             window, depth = stack.pop()
@@ -56,7 +56,7 @@ def window_titles(display: str | None = None) -> list[str]:
                 try:
                     if child.get_attributes().map_state != X.IsViewable:
                         continue
-                    title = _title(child, net_name)
+                    title = x11_window_title(conn, child)
                 except Exception:  # destroyed meanwhile (BadWindow)
                     continue
                 if title:
@@ -66,17 +66,6 @@ def window_titles(display: str | None = None) -> list[str]:
     finally:
         conn.close()
     return titles
-
-
-def _title(window: Any, net_name: int) -> str | None:
-    prop = window.get_full_property(net_name, 0)
-    if prop is not None and prop.value:
-        value = prop.value
-        return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
-    name = window.get_wm_name()
-    if isinstance(name, bytes):
-        return name.decode("latin-1")
-    return name or None
 
 
 class NotReady(Exception):

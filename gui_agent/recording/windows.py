@@ -13,20 +13,10 @@ import sys
 import threading
 from typing import Any
 
+from ..screen.capture import x11_window_title
 from .events import WindowInfo
 
 log = logging.getLogger(__name__)
-
-
-def _title(conn: Any, window: Any) -> str | None:
-    name = window.get_full_property(conn.intern_atom("_NET_WM_NAME"), conn.intern_atom("UTF8_STRING"))
-    if name is not None and name.value:
-        value = name.value
-        return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
-    wm_name = window.get_wm_name()
-    if isinstance(wm_name, bytes):
-        return wm_name.decode("latin-1")
-    return wm_name or None
 
 
 class WindowProbe:
@@ -78,7 +68,7 @@ class WindowProbe:
             window = self._top_level(conn, root, conn.get_input_focus().focus)
         if window is None or window in (X.NONE, X.PointerRoot) or isinstance(window, int):
             return None
-        title = _title(conn, window) or self._child_title(conn, window)
+        title = x11_window_title(conn, window) or self._childx11_window_title(conn, window)
         geometry = window.get_geometry()
         origin = window.translate_coords(root, 0, 0)
         box = (-int(origin.x), -int(origin.y), int(geometry.width), int(geometry.height))
@@ -98,7 +88,7 @@ class WindowProbe:
     def _child_title(conn: Any, window: Any) -> str | None:
         """A reparenting window manager's frame has no title; its client child does."""
         for child in window.query_tree().children[:8]:
-            title = _title(conn, child)
+            title = x11_window_title(conn, child)
             if title:
                 return title
         return None

@@ -345,9 +345,12 @@ def _active_window_title(conn: Any) -> str | None:
     active = root.get_full_property(conn.intern_atom("_NET_ACTIVE_WINDOW"), X.AnyPropertyType)
     if active is None or not active.value or not active.value[0]:
         return None
-    window = conn.create_resource_object("window", int(active.value[0]))
-    name = window.get_full_property(conn.intern_atom("_NET_WM_NAME"),
-                                    conn.intern_atom("UTF8_STRING"))
+    return x11_window_title(conn, conn.create_resource_object("window", int(active.value[0])))
+
+
+def x11_window_title(conn: Any, window: Any) -> str | None:
+    """An X11 window's title: _NET_WM_NAME (UTF-8) when set, else WM_NAME; None when it has none."""
+    name = window.get_full_property(conn.intern_atom("_NET_WM_NAME"), 0)
     if name is not None and name.value:
         value = name.value
         return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
