@@ -1,10 +1,15 @@
 """The questions the agent asks the person: allow a risky action, or answer a question.
 
-MainWindow calls these through the module (``dialogs.ask_confirmation``) so tests can
-replace them with scripted answers.
+MainWindow calls these through the module (``dialogs.confirm_action``, ``dialogs.ask_text``) so
+tests can replace them with scripted answers. ``confirm_action`` is the full question (the
+screenshot with the action drawn on it; Allow once / Always for this task / Deny);
+``ask_confirmation`` is the plain Allow once / Deny form; a script that replaces it (as tests
+did before "Always" existed) answers every confirmation through it.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox, QWidget
 
@@ -25,6 +30,19 @@ def ask_confirmation(parent: QWidget | None, action: str, target: str, reason: s
     box.setEscapeButton(deny)
     box.exec()
     return box.clickedButton() is allow
+
+
+_PLAIN = ask_confirmation
+
+
+def confirm_action(parent: QWidget | None, request: Any) -> str:
+    """"once", "always" or "deny" for a :class:`ui.confirm_dialog.ConfirmRequest`."""
+    from .confirm_dialog import DENY, ONCE, ConfirmDialog
+
+    if ask_confirmation is not _PLAIN:
+        allowed = ask_confirmation(parent, request.action, request.target, request.reason)
+        return ONCE if allowed else DENY
+    return ConfirmDialog(request, parent).ask()
 
 
 def ask_text(parent: QWidget | None, question: str) -> str | None:

@@ -5,6 +5,8 @@ the UI thread through queued connections (the worker object lives in the UI thre
 ``confirm`` and ``ask_user`` block the worker until the UI answers a :class:`Prompt`, or
 until the run is stopped (then the answer is "no" / none). Stop and Pause are the agent's
 own ``stop_event`` and ``pause_event``, owned here so that they work before the agent exists.
+A confirmation carries the screen the action was grounded on (the latest observation) with the
+chosen box and point; "Always for this task" approvals live in ``approvals`` for one run.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Signal
 
 from gui_agent.geometry import Box
+
+from .confirm_dialog import ALWAYS, ONCE, ConfirmRequest, StandingApprovals, risk_of, risk_word
 
 if TYPE_CHECKING:
     from gui_agent.agent import Agent
@@ -74,6 +78,7 @@ class Prompt:
     text: str                                   # the question, or the action to allow
     reason: str = ""
     target: str = ""
+    details: Any = None                         # confirm: a ConfirmRequest (screenshot, box, word)
     reply: Any = None
     _answered: threading.Event = field(default_factory=threading.Event, repr=False)
 
@@ -115,7 +120,10 @@ class EngineWorker(QObject):
         self._frame: Any = None
         self._frame_pending = False
         self._last_frame: Any = None
+        self._last_observation: Any = None
         self._target_image: Any = None
+        self._task = ""
+        self.approvals = StandingApprovals()        # "Always for this task" answers of the current run
 
     # -- control from the UI thread ----------------------------------------------------------
     @property
@@ -128,7 +136,8 @@ class EngineWorker(QObject):
         self.stop_event = threading.Event()
         self.pause_event = threading.Event()
         self.agent = None
-        self._last_frame = self._target_image = None
+        self._last_frame = self._target_image = self._last_observation = None
+        self.approvals, self._task = StandingApprovals(), request.task
         self._thread = threading.Thread(target=self._run, args=(request,), daemon=True,
                                         name="gui-agent-run")
         self._thread.start()
@@ -214,7 +223,7 @@ class EngineWorker(QObject):
         self.hotkey_stopped.emit()
 
     def _on_observe(self, observation: Any) -> None:
-        self._last_frame = observation.image
+        self._last_frame, self._last_observation = observation.image, observation
         with self._frame_lock:
             self._frame = observation.image
             signal = not self._frame_pending
@@ -249,8 +258,21 @@ class EngineWorker(QObject):
     def _confirm(self, action: Any, candidate: Any, reason: str) -> bool:
         from gui_agent.actions import format_action
 
+        obs = self._last_observation
+        title = getattr(obs, "window_title", None)
+        if self.approvals.covers(action, candidate, self._task, title):
+            log.info("allowed without asking (always allowed for this task): %s", format_action(action))
+            return True
         where = str(candidate) if candidate is not None else ""
-        return bool(self._wait_for(Prompt("confirm", format_action(action), reason, where)))
+        box = point = None
+        if candidate is not None:
+            box, point = candidate.box.corners, (candidate.point.x, candidate.point.y)
+        request = ConfirmRequest(format_action(action), where, reason, getattr(obs, "image", None), box, point,
+                                 risk_word(risk_of(action, candidate, self._task, title)))
+        reply = self._wait_for(Prompt("confirm", request.action, reason, where, details=request))
+        if reply == ALWAYS:
+            self.approvals.add(request.word)
+        return reply is True or reply in (ONCE, ALWAYS)
 
     def _ask_user(self, question: str) -> str | None:
         reply = self._wait_for(Prompt("ask", question))

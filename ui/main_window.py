@@ -27,11 +27,15 @@ from PySide6.QtWidgets import (
 
 from gui_agent.geometry import Box
 
-from . import dialogs
 from .app_events import EventLog
-from .engine_worker import AgentFactory, EngineWorker, HotkeyFactory, Prompt, RunRequest
+from .engine_choice import EngineSelector
+from .engine_worker import AgentFactory, EngineWorker, HotkeyFactory, RunRequest
 from .live_view import LiveView, Overlay, pil_to_qimage
 from .panels import Panels, load_app_settings
+from .recorder_flow import RecorderFlow
+from .recorder_flow import hotkey_label as _hotkey_label
+from .run_prompts import answer_prompt
+from .skill_suggestions import SkillSuggester, open_run_form
 from .status_panel import StatusPanel
 from .step_log import PREVIEW_WIDTH, StepLogModel, StepLogView, make_row
 from .task_box import TaskBox
@@ -40,14 +44,9 @@ from .task_history import TaskHistory, default_history_file
 log = logging.getLogger(__name__)
 
 HIDE_DELAY_S = 0.3          # lets the screen repaint under the hidden window before the first look
-CONFIRM_SETTLE_MS = 150     # lets an answered dialog vanish before the agent acts
 OUTCOME_TEXT = {"done": "Done", "failed": "Failed", "refused": "Refused", "stopped": "Stopped",
                 "error": "Error"}
 OUTCOME_STYLE = {"done": "color: #16803d;", "stopped": "color: #6b7280;"}
-
-
-def _hotkey_label(combination: str) -> str:
-    return "+".join(part.strip("<>").capitalize() for part in combination.split("+"))
 
 
 class MainWindow(QMainWindow):
@@ -77,6 +76,10 @@ class MainWindow(QMainWindow):
         self._connect()
         self.panels = Panels(self)   # Tools menu: Skills…, Settings…, Batch…
         self.panels.run_skill_requested.connect(lambda name, params: self.start_run(name, params))
+        self.suggester = SkillSuggester(lambda: self.settings_loader())   # the task box's skill suggestions
+        self.task_box.suggest = self.suggester.suggest
+        self.recorder = RecorderFlow(self)   # Record: countdown, indicator, compile, review, save
+        self.recorder.saved.connect(lambda name: (self.suggester.invalidate(), self.panels.open_skills().refresh(name)))
         self.task_box.set_history(self.history.tasks)
         self._show_settings()
         self._set_running(False)
@@ -93,9 +96,13 @@ class MainWindow(QMainWindow):
                                     "but never touch the mouse or keyboard")
         self.pause_button = QPushButton("Pause")
         self.stop_button = QPushButton("Stop")
+        self.engine_choice = EngineSelector()
+        self.record_button = QPushButton("Record")
+        self.record_button.setToolTip("Record a skill: do a task yourself, then name it and its parameters")
         top = QHBoxLayout()
         top.addWidget(self.task_box, 1)
-        for widget in (self.run_button, self.dry_run_box, self.pause_button, self.stop_button):
+        for widget in (self.engine_choice, self.run_button, self.dry_run_box, self.pause_button, self.stop_button,
+                       self.record_button):
             top.addWidget(widget)
 
         self.live_title = QLabel("Live view")
@@ -152,6 +159,8 @@ class MainWindow(QMainWindow):
     def _connect(self) -> None:
         self.run_button.clicked.connect(self.start_run)
         self.task_box.returnPressed.connect(self.start_run)
+        self.task_box.skill_chosen.connect(lambda recall: open_run_form(self, recall, self.start_run))
+        self.record_button.clicked.connect(lambda: self.recorder.start())
         self.pause_button.clicked.connect(self.toggle_pause)
         self.stop_button.clicked.connect(self.stop_run)
         self.panel.stop_clicked.connect(self.stop_run)
@@ -163,7 +172,7 @@ class MainWindow(QMainWindow):
         w.observed.connect(self._on_frame)
         w.targeted.connect(self._on_target)
         w.stepped.connect(self._on_step)
-        w.prompted.connect(self._on_prompt)
+        w.prompted.connect(lambda prompt: answer_prompt(self, prompt))
         w.finished.connect(self._on_finished)
         w.hotkey_stopped.connect(lambda: self._set_outcome_text("Stopping (stop hotkey)…"))
 
@@ -174,6 +183,7 @@ class MainWindow(QMainWindow):
             self.settings_label.setText("settings: invalid")
             self.settings_label.setToolTip(str(exc))
             return
+        self.engine_choice.show_settings(s)
         self.settings_label.setText(f"safety: {s.safety} · max {s.max_steps} steps · "
                                     f"stop: {_hotkey_label(s.stop_hotkey)}")
 
@@ -183,8 +193,8 @@ class MainWindow(QMainWindow):
         return self.worker.running
 
     def _set_running(self, running: bool) -> None:
-        self.run_button.setEnabled(not running)
-        self.task_box.setEnabled(not running)
+        for widget in (self.run_button, self.task_box, self.engine_choice, self.record_button):
+            widget.setEnabled(not running)
         self.dry_run_box.setEnabled(not running)
         self.pause_button.setEnabled(running)
         self.stop_button.setEnabled(running)
@@ -212,7 +222,7 @@ class MainWindow(QMainWindow):
             self.task_box.setFocus()
             return False
         try:
-            settings = self.settings_loader()
+            settings = self.engine_choice.apply(self.settings_loader())
         except Exception as exc:
             QMessageBox.critical(self, "gui-agent settings", f"The settings cannot be used:\n\n{exc}")
             return False
@@ -232,8 +242,8 @@ class MainWindow(QMainWindow):
             self.hide()
         request = RunRequest(task, settings, dry_run=dry, keep_out=keep_out, start_delay=delay, skill=skill,
                              params=tuple((params or {}).items()))
-        self.events.emit("run_started", task=task, dry_run=dry,
-                         keep_out=[list(b.corners) for b in keep_out])
+        self.events.emit("run_started", task=task, dry_run=dry, keep_out=[list(b.corners) for b in keep_out],
+                         stop_button=None if dry else self._where(self.panel.stop_button))
         self._set_running(True)
         self._set_outcome_text(f"Running: {task}")
         self.worker.start(request)
@@ -326,22 +336,9 @@ class MainWindow(QMainWindow):
         self.events.emit("step", index=step.index, action=step.action, outcome=step.outcome,
                          source=step.source, screen_point=step.screen_point, error=step.error)
 
-    def _on_prompt(self, prompt: Prompt) -> None:
-        parent = None if self._hidden_for_run else self
-        if prompt.kind == "confirm":
-            allowed = dialogs.ask_confirmation(parent, prompt.text, prompt.target, prompt.reason)
-            self.events.emit("confirm", action=prompt.text, allowed=allowed)
-            if allowed and self._hidden_for_run:
-                QTimer.singleShot(CONFIRM_SETTLE_MS, lambda: prompt.answer(True))
-            else:
-                prompt.answer(allowed)
-        else:
-            reply = dialogs.ask_text(parent, prompt.text)
-            self.events.emit("ask_user", question=prompt.text, answered=reply is not None)
-            prompt.answer(reply)
-
     def _on_finished(self, result: Any) -> None:
         self.last_result = result
+        self.suggester.invalidate()      # the run may have taught the library a skill
         self._set_running(False)
         self.panel.hide()
         self.run_dir = result.run_dir
@@ -375,19 +372,22 @@ class MainWindow(QMainWindow):
             self._announced = True
             QTimer.singleShot(50, self._announce_ready)
 
-    def _announce_ready(self) -> None:
-        def where(widget: QWidget) -> list[int]:
-            if widget is self:
-                box = self.screen_box(self)
-                return [box.left, box.top, box.width, box.height]
-            corner = widget.mapToGlobal(widget.rect().topLeft())
-            return [corner.x(), corner.y(), widget.width(), widget.height()]
+    def _where(self, widget: QWidget) -> list[int]:
+        """A widget's screen rectangle [x, y, w, h] for the events file."""
+        if widget is self:
+            box = self.screen_box(self)
+            return [box.left, box.top, box.width, box.height]
+        corner = widget.mapToGlobal(widget.rect().topLeft())
+        return [corner.x(), corner.y(), widget.width(), widget.height()]
 
-        self.events.emit("ready", window=where(self), task_box=where(self.task_box),
-                         run_button=where(self.run_button), dry_run=where(self.dry_run_box))
+    def _announce_ready(self) -> None:
+        self.events.emit("ready", window=self._where(self), task_box=self._where(self.task_box),
+                         run_button=self._where(self.run_button), dry_run=self._where(self.dry_run_box),
+                         record_button=self._where(self.record_button))
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self._closing = True
+        self.recorder.shutdown()
         if self.worker.running:
             self.worker.stop()
             if not self.worker.wait(self.close_timeout):
