@@ -335,3 +335,28 @@ def test_replanning_after_a_finished_subtask_reads_the_rest_or_done():
     assert "The last subtask finished." in backend.requests[1].text
     assert manager.replan("set it up", screen(), [first, Subtask("Click OK")], None, "") == []
     assert manager.replans == 0 and manager.replans_after_success
+
+
+def test_the_model_is_shown_the_best_skills_and_can_call_one(tmp_path):
+    from gui_agent.memory.experience import ExperienceMemory
+    from gui_agent.memory.models import Skill, SkillParameter, SkillStep
+    from gui_agent.memory.store import MemoryStore
+
+    memory = ExperienceMemory(MemoryStore(tmp_path / "m.sqlite3"))
+    memory.store.save_skill(Skill("fill name", (SkillStep("type('{name}', into='Name')", target="Name"),),
+                                  description="Type a name into the Name field of the form",
+                                  parameters=(SkillParameter("name"),)))
+    backend = ScriptedBackend(["1. Fill the form", 'run_skill("fill name", name="Ann")', "done()"])
+    planner = vlm_planner(backend, CANONICAL)
+    desktop = StillDesktop(screen())
+    agent = Agent(desktop, planner, settings=Settings(runs_dir=tmp_path / "runs"),
+                  ladder=FakeLadder({"Name": Box(100, 100, 80, 20)}), parser=None, live=False, memory=memory)
+    try:
+        result = agent.run("fill in the name field of the form")
+    finally:
+        memory.close()
+    assert result.ok and result.skill is None
+    assert 'run_skill("fill name", name=...)' in backend.requests[0].text   # the manager saw it
+    assert 'run_skill("fill name", name=...)' in backend.requests[1].text   # and the worker
+    assert [s.action for s in result.steps] == ["type('Ann', into='Name')"]
+    assert desktop.controller.calls("type_text")[0].params["text"] == "Ann"
