@@ -459,3 +459,4 @@ def test_a_skill_run_from_the_library_is_replayed_by_the_engine(qtbot, make_wind
     assert engine.requests[0].skill == "fill name" and dict(engine.requests[0].params) == {"name": "Zoë"}
     assert [r.step.action for r in window.step_model.rows] == ["click('OK')", "type('Zoë', into='Name')"]
     assert window.task_box.text() == ""   # the task box and its history are left alone
+    assert "fill name" in window.plan_label.text() and "skill" in window.outcome_label.text()

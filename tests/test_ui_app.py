@@ -151,3 +151,30 @@ def test_the_install_script_refuses_a_missing_program(tmp_path):
     assert out.returncode == 1 and "not an executable" in out.stderr
     assert not (tmp_path / "share" / "applications").exists()
     assert _install(tmp_path, "--bogus").returncode == 2
+
+
+def test_a_dialog_closed_while_the_window_is_hidden_does_not_quit_the_app(qtbot, monkeypatch, tmp_path):
+    """Regression: answering a confirmation during a run (main window hidden) quit the whole app."""
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    import ui.main as app_main
+    from gui_agent.config import Settings
+    from ui.main_window import MainWindow
+
+    quits = []
+    monkeypatch.setattr(app_main, "_quit", lambda app: quits.append(app))
+    app = QApplication.instance()
+    window = MainWindow(settings_loader=lambda: Settings(runs_dir=tmp_path))
+    app_main.keep_running_until_closed(app, window)
+    try:
+        window.show()
+        window.hide()                       # as during a run
+        box = QMessageBox()                 # a parentless dialog: the only window left
+        box.show()
+        box.close()
+        qtbot.wait(50)
+        assert not app.quitOnLastWindowClosed() and quits == []
+        window.close()                      # closing the main window ends the app
+        qtbot.waitUntil(lambda: quits == [app], timeout=3000)
+    finally:
+        app.setQuitOnLastWindowClosed(True)

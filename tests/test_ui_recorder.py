@@ -251,3 +251,42 @@ def test_events_on_the_indicator_are_dropped_and_the_folder_rewritten(tmp_path):
                                                    "point": [600, 340], "button": "left"}) + "\n")
     with pytest.raises(ConfigError, match="nothing was recorded"):
         drop_events_inside(load_demo(only), [indicator])
+
+
+def test_the_recording_indicator_is_red_and_its_title_fits(qtbot):
+    """Regression: the indicator painted the status panel's grey, and the title was cut off."""
+    from ui.recorder_flow import RecordingIndicator
+    from ui.status_panel import StatusPanel
+
+    for panel, colour in ((RecordingIndicator(), "#3b0d0f"), (StatusPanel(), "#1f2430")):
+        qtbot.addWidget(panel)
+        panel.set_hint("Ctrl+Alt+Esc")
+        panel.show()
+        qtbot.wait(20)
+        assert panel.grab().toImage().pixelColor(5, 5).name() == colour
+        assert panel.title.sizeHint().width() <= panel.title.width(), panel.title.text()
+
+
+def test_review_renames_a_parameter_everywhere_and_keeps_a_secret_secret(qtbot):
+    """Regression: a renamed parameter stayed as {old} in the description and step texts, a
+    secret parameter lost its flag, and the automatic example stayed beside the typed one."""
+    from gui_agent.memory import SkillParameter
+    from ui.recording_review import RecordingReview
+
+    skill = Skill("recording 1", (SkillStep("type('{text}', into='the Note field')", target="the Note field",
+                                            post_text="Saved {text}"),
+                                  SkillStep("type('{secret_password}', into='the Password field')")),
+                  description="Type {text} into the Note field", examples=("recording 1",),
+                  parameters=(SkillParameter("text", default="hi"),
+                              SkillParameter("secret_password", secret=True)))
+    saved = []
+    review = RecordingReview(skill, saved.append)
+    qtbot.addWidget(review)
+    review.table.item(0, NAME).setText("note")
+    review.example.setText("write a note saying hi")
+    built = review.build()
+    assert built.description == "Type {note} into the Note field"
+    assert built.steps[0].action == "type('{note}', into='the Note field')"
+    assert built.steps[0].post_text == "Saved {note}"
+    assert [p.secret for p in built.parameters] == [False, True]
+    assert built.examples == ("write a note saying hi",)

@@ -33,6 +33,23 @@ def _pair(text: str, sep: str) -> tuple[int, int]:
     return a, b
 
 
+def keep_running_until_closed(app: object, window: object) -> None:
+    """Quit when the main window closes, and only then.
+
+    While the agent acts the main window is hidden; a dialog opened then (a confirmation, a
+    question) is the only window, and Qt's default would quit the app when it closes.
+    """
+    from PySide6.QtCore import Qt
+
+    app.setQuitOnLastWindowClosed(False)  # type: ignore[attr-defined]
+    window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)  # type: ignore[attr-defined]
+    window.destroyed.connect(lambda *_: _quit(app))  # type: ignore[attr-defined]
+
+
+def _quit(app: object) -> None:
+    app.quit()  # type: ignore[attr-defined]
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="gui-agent-app", description=__doc__)
     p.add_argument("--task", default="", help="put this task in the task box")
@@ -63,6 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     app.setStyle("Fusion")
     events = EventLog(args.events_file)
     window = MainWindow(event_log=events)
+    keep_running_until_closed(app, window)
     if args.size:
         window.resize(*args.size)
     if args.pos:

@@ -344,6 +344,9 @@ class MainWindow(QMainWindow):
         self.run_dir = result.run_dir
         word = OUTCOME_TEXT.get(result.outcome, result.outcome)
         text = f"{word} — {len(result.steps)} steps in {result.seconds:.1f} s"
+        if getattr(result, "skill", None):
+            text += f" (skill {result.skill!r})"
+            self.plan_label.setText(f"Done by the skill {result.skill!r}: no planning needed.")
         if result.reason:
             text += f": {result.reason}"
         if result.answer:

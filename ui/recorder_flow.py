@@ -20,13 +20,15 @@ from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from .recording_job import Compiler, RecorderFactory, RecordingJob, recording_folder, recording_name
+from .status_panel import STYLE as PANEL_STYLE
 from .status_panel import StatusPanel
 
 log = logging.getLogger(__name__)
 
 COUNTDOWN_S = 3
 IDLE, COUNTDOWN, RECORDING, COMPILING, REVIEW = "idle", "countdown", "recording", "compiling", "review"
-STYLE = "#StatusPanel { background: #3b0d0f; border: 1px solid #b91c1c; }"
+STYLE = PANEL_STYLE.replace("background: #1f2430; border: 1px solid #4b5563;",
+                            "background: #3b0d0f; border: 1px solid #b91c1c;")
 
 
 def hotkey_label(combination: str) -> str:
@@ -45,9 +47,8 @@ class RecordingIndicator(StatusPanel):
     stop_requested = Signal()
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__(style=STYLE)
         self.setWindowTitle("gui-agent is recording")
-        self.setStyleSheet(self.styleSheet() + STYLE)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.stop_button and event.type() == QEvent.Type.MouseButtonPress:

@@ -60,5 +60,6 @@ class RecordingReview(SkillEditDialog):
     def build(self) -> Skill:
         skill = super().build()
         example = self.example.text().strip()
-        examples = (example, *skill.examples) if example else skill.examples
+        rest = skill.examples[1:]   # the field shows (and replaces) the first example
+        examples = (example, *rest) if example else rest
         return replace(skill, name=check_skill_name(self.name_edit.text()), examples=examples)

@@ -132,17 +132,23 @@ class SkillEditDialog(QDialog):
             kind = self.table.cellWidget(row, KIND).currentText()
             default = cell(DEFAULT) or None
             choices = tuple(c.strip() for c in cell(CHOICES).split(",") if c.strip())
-            params.append(SkillParameter(name, kind, default, choices if kind == "choice" else (),
-                                         cell(DESCRIPTION)))
             old = self.table.item(row, NAME).data(Qt.ItemDataRole.UserRole)
+            before = next((p for p in self.skill.parameters if p.name == old), None)
+            secret = bool(before and before.secret)   # a secret stays secret (and keeps no default)
+            params.append(SkillParameter(name, kind, None if secret else default,
+                                         choices if kind == "choice" else (), cell(DESCRIPTION), secret=secret))
             if old and old != name:
                 renames[old] = name
 
         def rename(match: Any) -> str:
             return "{" + renames.get(match.group(1), match.group(1)) + "}"
 
-        steps = tuple(replace(s, action=PLACEHOLDER_RE.sub(rename, s.action)) for s in self.skill.steps)
-        return replace(self.skill, description=self.description.toPlainText().strip(),
+        def renamed(text: str | None) -> str | None:
+            return PLACEHOLDER_RE.sub(rename, text) if text else text
+
+        steps = tuple(replace(s, action=renamed(s.action), target=renamed(s.target), ocr_text=renamed(s.ocr_text),
+                              post_text=renamed(s.post_text)) for s in self.skill.steps)
+        return replace(self.skill, description=renamed(self.description.toPlainText().strip()),
                        parameters=tuple(params), steps=steps)
 
     def save(self) -> bool:

@@ -33,7 +33,7 @@ STYLE = """
 class StatusPanel(QWidget):
     stop_clicked = Signal()
 
-    def __init__(self, stop_hint: str = "", corner: str = "bottom-right") -> None:
+    def __init__(self, stop_hint: str = "", corner: str = "bottom-right", style: str = STYLE) -> None:
         super().__init__(None, Qt.WindowType.Tool | Qt.WindowType.FramelessWindowHint
                          | Qt.WindowType.WindowStaysOnTopHint
                          | Qt.WindowType.WindowDoesNotAcceptFocus)
@@ -41,7 +41,7 @@ class StatusPanel(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground)
         self.setWindowTitle("gui-agent is working")
-        self.setStyleSheet(STYLE)
+        self.setStyleSheet(style)   # set once, here: Qt does not repaint a tool window's restyle
         self.setFixedSize(*PANEL_SIZE)
         self.corner = corner if corner in CORNERS else "bottom-right"
         self.clicks = 0
@@ -75,7 +75,8 @@ class StatusPanel(QWidget):
 
     def set_hint(self, stop_hint: str) -> None:
         """Name the global stop hotkey in the title line."""
-        self.title.setText("gui-agent is working" + (f" · {stop_hint} stops it" if stop_hint else ""))
+        self.title.setText(f"gui-agent · {stop_hint} stops it" if stop_hint else "gui-agent is working")
+        self.title.setToolTip(self.title.text())
 
     def set_step(self, text: str) -> None:
         metrics = self.step_label.fontMetrics()
