@@ -322,8 +322,10 @@ class Agent:
             allowed = self.hooks.confirm(action, main, verdict.reason) if self.hooks.confirm else False
             if not allowed:
                 raise SafetyRefusal(f"not allowed to {text}: {verdict.reason}")
-        if self.hooks.on_target:
-            self.hooks.on_target(obs, action, cands)
+        if self.hooks.on_target:   # the app draws the target and the runners-up it beat
+            runners_up = getattr(self.ladder, "last_alternatives", [])
+            shown = {**cands, **{f"alternative {i}": c for i, c in enumerate(runners_up, 1)}}
+            self.hooks.on_target(obs, action, shown)
         points = {name: obs.to_screen(c.point) for name, c in cands.items()}
         before = folder.save_image(f"{index:03d}-before", obs.image, main.point if main else None,
                                    main.box if main else None)

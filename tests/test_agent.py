@@ -182,3 +182,11 @@ def test_a_manager_that_replans_after_success_is_asked_after_each_subtask(tmp_pa
     # the replan after the first subtask returned [] (finished), so the second never ran
     assert result.ok and manager.replans == [""]
     assert len(desktop.controller.calls("click")) == 1
+
+
+def test_the_target_hook_also_gets_the_runners_up_the_ladder_beat(tmp_path):
+    seen = {}
+    agent, _, _ = make_agent([Click("OK")], tmp_path, hooks=AgentHooks(on_target=lambda o, a, c: seen.update(c)))
+    agent.ladder.last_alternatives = [Candidate(Box(200, 10, 40, 20), 0.6, "ocr")]
+    assert agent.run("click OK").ok
+    assert set(seen) == {"target", "alternative 1"} and seen["alternative 1"].box.left == 200

@@ -51,6 +51,16 @@ def test_close_rivals_elsewhere_are_ambiguous_but_overlaps_are_not():
     assert GroundingLadder([Fixed("ocr", same_place)]).resolve("OK", OBS).box.left == 0
 
 
+def test_the_runners_up_of_the_latest_resolve_are_kept_for_the_app():
+    found = [cand(0, 0.9), Candidate(Box(5, 12, 30, 15), 0.85, "ocr"), cand(200, 0.6), cand(300, 0.55)]
+    ladder = GroundingLadder([Fixed("ocr", found)])
+    assert ladder.resolve("OK", OBS).box.left == 0
+    assert [c.box.left for c in ladder.last_alternatives] == [200, 300]   # the overlapping one is the same place
+    with pytest.raises(TargetNotFound):
+        ladder.resolve("", OBS)
+    assert ladder.last_alternatives == []
+
+
 def test_nothing_good_enough_is_not_found():
     with pytest.raises(TargetNotFound, match="best was"):
         GroundingLadder([Fixed("ocr", [cand(0, 0.2)])]).resolve("Save", OBS)

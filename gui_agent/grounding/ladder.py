@@ -55,11 +55,13 @@ class GroundingLadder:
         self.threshold = threshold
         self.margin = margin
         self._points = PointGrounder()
+        self.last_alternatives: list[Candidate] = []   # runners-up of the latest resolve (shown in the app)
 
     def resolve(self, target: str | Point | Box, observation: Observation) -> Candidate:
         """One candidate for ``target``; raises TargetNotFound or AmbiguousTarget."""
         if isinstance(target, Point | Box):
             return self._points.resolve(target, observation)
+        self.last_alternatives = []
         description = target.strip()
         if not description:
             raise TargetNotFound(target, "the description is empty")
@@ -76,6 +78,7 @@ class GroundingLadder:
                 log.info("%r is ambiguous on rung %s: %s", description, rung.name, tied)
                 raise AmbiguousTarget(description, tied)
             log.debug("%r -> %s (%s)", description, found[0], found[0].why)
+            self.last_alternatives = [c for c in found[1:] if distinct_places(found[0], c)][:3]
             return found[0]
         detail = "; ".join(near_misses) or f"no rung ({', '.join(g.name for g in self.grounders)}) found a match"
         raise TargetNotFound(description, detail)
