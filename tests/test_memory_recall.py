@@ -230,3 +230,15 @@ def test_quoted_values_win_over_a_word_after_a_parameter_name() -> None:
     task = ('click the Editor tab and click the text area, type "fifth one", press Ctrl+S, then type "e.txt" '
             'and press Enter')
     assert fill_parameters(skill, task) == {"text": "fifth one", "text2": "e.txt"}
+
+
+def test_a_secret_parameter_is_filled_from_its_environment_variable(monkeypatch) -> None:
+    skill = Skill("log in", (SkillStep("type('{username}', into='the Username field')"),
+                             SkillStep("type('{secret_password}', into='the Password field')"),
+                             SkillStep("click('\"Log in\"')")),
+                  parameters=(SkillParameter("username", default="ann"), SkillParameter("secret_password", secret=True)),
+                  description="Log in with the Username and Password fields", examples=("log in",))
+    monkeypatch.delenv("GUI_AGENT_SECRET_PASSWORD", raising=False)
+    assert fill_parameters(skill, "log in") is None
+    monkeypatch.setenv("GUI_AGENT_SECRET_PASSWORD", "hunter2")
+    assert fill_parameters(skill, "log in") == {"username": "ann", "secret_password": "hunter2"}

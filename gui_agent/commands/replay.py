@@ -49,7 +49,7 @@ def parse_params(pairs: list[str]) -> dict[str, str]:
 
 def secrets_from_env(skill: Any, given: dict[str, Any], env: dict[str, str] | None = None) -> dict[str, Any]:
     """Fill secret parameters the command line left out from their environment variables."""
-    from ..recording.compiler import secret_env_var
+    from ..memory.models import secret_env_var
 
     env = os.environ if env is None else env
     out = dict(given)

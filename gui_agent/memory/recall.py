@@ -22,13 +22,14 @@ a value given as "<kind> named X" only where the examples name that kind ("a fol
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..errors import ConfigError
-from .models import PLACEHOLDER_RE, Skill, SkillParameter
+from .models import PLACEHOLDER_RE, Skill, SkillParameter, secret_env_var
 
 MIN_SCORE = 0.35    # score the best skill must reach to run (correct runs score 0.54 and up)
 MIN_MARGIN = 0.05   # ... and its lead over the next skill (smallest correct lead: 0.09)
@@ -257,7 +258,10 @@ def _fill(entry: _Entry, toks: list[Token], *, use_shapes: bool = True) -> _Fill
     for p in params:
         next((i for i in rest if take(i, p)), None)
         if p.name not in fill.at:
-            if p.default is None:
+            secret = os.environ.get(secret_env_var(p.name)) if p.secret else None
+            if secret is not None:   # a password the person keeps in the environment, not in the task
+                fill.values[p.name] = secret
+            elif p.default is None:
                 fill.missing.append(p.name)
             else:
                 fill.values[p.name] = p.default
