@@ -40,7 +40,8 @@ APP = textwrap.dedent('''
 
     STATE_FILE = sys.argv[1]
     state = {"ready": False, "text": "", "selected": "", "clicks": 0, "double_clicks": 0,
-             "right_clicks": 0, "wheel_x": 0, "wheel_y": 0, "drag": None, "geometry": {}}
+             "right_clicks": 0, "wheel_x": 0, "wheel_y": 0, "drag": None, "geometry": {},
+             "pointer_in": False, "presses": []}
 
     def save():
         tmp = STATE_FILE + ".tmp"
@@ -55,7 +56,12 @@ APP = textwrap.dedent('''
             self.pressed_at = None
         def paintEvent(self, event):
             QPainter(self).fillRect(self.rect(), QColor(0, 128, 255))
+        def enterEvent(self, e):
+            state["pointer_in"] = True
+            save()
         def mousePressEvent(self, e):
+            state["presses"].append([int(e.button().value), e.timestamp()])  # shown when a test fails
+            save()
             if e.button() == Qt.RightButton:
                 state["right_clicks"] += 1
                 save()
@@ -156,6 +162,9 @@ def app(xvfb: str, tmp_path: Path) -> Iterator[App]:
     try:
         running.wait_for(lambda s: s.get("ready"), "the app window", timeout=20)
         _wait_until_drawn(running, xvfb)
+        # input reaches the window: the pointer moved onto the pad is seen by the app
+        PyAutoGuiController(failsafe=False).move(running.box("pad").center.offset(0, 40))
+        running.wait_for(lambda s: s["pointer_in"], "the pointer to enter the window")
         yield running
     finally:
         proc.terminate()

@@ -47,6 +47,7 @@ from .injection import injecting
 from .keys import is_mac, normalize_key, parse_hotkey
 
 log = logging.getLogger(__name__)
+MULTI_CLICK_GAP_S = 0.03
 
 T = TypeVar("T")
 _LOCK = threading.RLock()  # pyautogui's module state and X connection are not thread-safe
@@ -160,8 +161,10 @@ class PyAutoGuiController:
     # -- mouse -----------------------------------------------------------------------
     def click(self, point: Point, button: MouseButton = "left", clicks: int = 1) -> None:
         p, b, n = check_point(point), check_button(button), check_count(clicks, "clicks")
+        # Clicks of a double click sent in the same millisecond carry one X timestamp, and Qt
+        # then sees two single clicks: leave a short gap, far inside any double-click interval.
         self._call(f"{b} click at ({p.x}, {p.y})", lambda g: g.click(
-            x=p.x, y=p.y, clicks=n, interval=0.0, button=b, _pause=False))
+            x=p.x, y=p.y, clicks=n, interval=MULTI_CLICK_GAP_S if n > 1 else 0.0, button=b, _pause=False))
 
     def move(self, point: Point) -> None:
         p = check_point(point)
