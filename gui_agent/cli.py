@@ -134,6 +134,13 @@ def build_parser() -> argparse.ArgumentParser:
     from .bench.skills import add_arguments as add_skills_bench_arguments
 
     add_skills_bench_arguments(b)
+    b = bsub.add_parser("replay", help="record demonstrations on the playground, replay them under "
+                        "perturbations: ours vs naive", description="Records 6 demonstrations with real input, "
+                        "replays each under 10 perturbations with gui-agent's replay and with a naive "
+                        "recorded-coordinate replay.")
+    from .bench.replay_bench import add_arguments as add_replay_bench_arguments
+
+    add_replay_bench_arguments(b)
     b = bsub.add_parser("retrieval", help="skill retrieval accuracy on the labelled task phrasings",
                         description="Top-1 accuracy and false-run rate of skill recall on "
                         "datasets/skill_retrieval.yaml (or --dataset FILE).")
@@ -194,6 +201,10 @@ def main(argv: list[str] | None = None) -> int:
             from .bench.skills import run_skills_bench
 
             return run_skills_bench(args)
+        if args.command == "bench" and args.bench == "replay":
+            from .bench.replay_bench import run_replay_bench
+
+            return run_replay_bench(args)
         if args.command == "bench" and args.bench == "retrieval":
             from .bench.retrieval import evaluate, format_report
 

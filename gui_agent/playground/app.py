@@ -31,6 +31,7 @@ from gui_agent.errors import ConfigError
 from gui_agent.playground.editor import EditorPage
 from gui_agent.playground.options import PlaygroundOptions, parse_options
 from gui_agent.playground.pages import ContactsPage, ItemsPage, LoginPage, SettingsPage
+from gui_agent.playground.perturb import apply_renames, with_banner
 from gui_agent.playground.state import StateRecorder, initial_state
 from gui_agent.playground.targets import TargetsPublisher
 
@@ -156,7 +157,7 @@ class PlaygroundWindow(QMainWindow):
             self.contacts_page,
         )
         for page, name in zip(pages, TAB_NAMES, strict=True):
-            self.tabs.addTab(page, name)
+            self.tabs.addTab(with_banner(page, recorder) if options.extra_widget else page, name)
         central = QWidget()
         column = QVBoxLayout(central)
         column.setContentsMargins(0, 0, 0, 0)
@@ -165,6 +166,8 @@ class PlaygroundWindow(QMainWindow):
         column.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
         self.login_page.logged_in.connect(self.header.show_user)
+        self.renames = dict(options.rename)   # dialogs rename their texts from this too
+        apply_renames(self, self.renames)
         self.targets_publisher = TargetsPublisher(recorder)
         self.tabs.currentChanged.connect(self._tab_changed)
         recorder.set("current_tab", TAB_NAMES[0])
@@ -173,7 +176,7 @@ class PlaygroundWindow(QMainWindow):
         self.tabs.setCurrentIndex(TAB_NAMES.index(name))
 
     def _tab_changed(self, index: int) -> None:
-        name = self.tabs.tabText(index)
+        name = TAB_NAMES[index]   # the tab's own name, even when shown renamed
         self.recorder.set("current_tab", name)
         self.recorder.event("tab", name=name)
 
@@ -224,7 +227,10 @@ class ReadyWatcher:
 def build_window(options: PlaygroundOptions) -> PlaygroundWindow:
     """Create the window (the QApplication must exist and be configured)."""
     save_dir = options.resolved_save_dir()
-    state = initial_state(save_dir=save_dir, theme=options.theme, font_scale=options.font_scale)
+    state = initial_state(
+        save_dir=save_dir, theme=options.theme, font_scale=options.font_scale,
+        reorder=options.reorder,
+    )
     recorder = StateRecorder(state, options.state_file)
     return PlaygroundWindow(recorder, options, save_dir)
 

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gui_agent.playground.perturb import apply_renames
 from gui_agent.playground.state import SETTINGS_DEFAULTS, StateRecorder
 
 COLORS = ("Red", "Green", "Blue", "Yellow")
@@ -64,9 +65,13 @@ class FramedDialog(QDialog):
         self.finished.connect(self._on_finished)
 
     def present(self) -> None:
-        """Show modally, centred over the parent window, and take the keyboard focus."""
-        self.adjustSize()
+        """Show modally, centred over the parent window, and take the keyboard focus.
+
+        Texts the main window renames (``--rename``) are renamed here too.
+        """
         parent = self.parentWidget().window()
+        apply_renames(self, getattr(parent, "renames", {}))
+        self.adjustSize()
         centre = parent.geometry().center()
         self.move(centre.x() - self.width() // 2, centre.y() - self.height() // 2)
         self._recorder.set("dialog", self.windowTitle())
@@ -316,7 +321,7 @@ class SettingsDialog(FramedDialog):
             self._recorder.update_nested("settings", "pending", **self.values())
 
     def _tab_changed(self, index: int) -> None:
-        name = self.tabs.tabText(index)
+        name = ("General", "Advanced")[index]   # the tab's own name, even when shown renamed
         self._recorder.update("settings", dialog_tab=name)
         self._recorder.event("dialog_tab", title="Settings", tab=name)
 

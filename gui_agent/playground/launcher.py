@@ -152,6 +152,9 @@ def playground_command(
     size: tuple[int, int] = (1024, 700),
     pos: tuple[int, int] = (0, 0),
     save_dir: Path | None = None,
+    reorder: bool = False,
+    extra_widget: bool = False,
+    rename: Mapping[str, str] | None = None,
 ) -> list[str]:
     """The argv that runs the playground with these options."""
     argv = [
@@ -171,6 +174,12 @@ def playground_command(
     ]
     if save_dir is not None:
         argv += ["--save-dir", str(save_dir)]
+    if reorder:
+        argv.append("--reorder")
+    if extra_widget:
+        argv.append("--extra-widget")
+    for old, new in (rename or {}).items():
+        argv += ["--rename", f"{old}={new}"]
     return argv
 
 
@@ -184,8 +193,14 @@ def launch_playground(
     pos: tuple[int, int] = (0, 0),
     save_dir: Path | None = None,
     extra_env: Mapping[str, str] | None = None,
+    reorder: bool = False,
+    extra_widget: bool = False,
+    rename: Mapping[str, str] | None = None,
 ) -> PlaygroundProcess:
     """Start the playground on ``display`` (default: $DISPLAY) with the xcb platform.
+
+    ``reorder``, ``extra_widget`` and ``rename`` perturb the app for replay tests (see
+    ``gui_agent.playground.perturb``).
 
     It returns at once; call ``wait_ready()`` before looking at the screen. The app's
     output goes to ``<state_file>.log``. A stale state file is removed first, so ``ready``
@@ -214,7 +229,8 @@ def launch_playground(
     )
     env.update(extra_env or {})
     argv = playground_command(
-        state_file, theme=theme, font_scale=font_scale, size=size, pos=pos, save_dir=save_dir
+        state_file, theme=theme, font_scale=font_scale, size=size, pos=pos, save_dir=save_dir,
+        reorder=reorder, extra_widget=extra_widget, rename=rename,
     )
     log_path = state_file.with_name(state_file.name + ".log")
     log_file = log_path.open("w", encoding="utf-8")

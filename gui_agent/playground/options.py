@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 import tempfile
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from gui_agent.errors import ConfigError
@@ -25,6 +25,9 @@ class PlaygroundOptions:
     size: tuple[int, int] = DEFAULT_SIZE
     pos: tuple[int, int] = DEFAULT_POS
     save_dir: Path | None = None
+    reorder: bool = False          # the Items list and the Contacts rows in reverse order
+    extra_widget: bool = False     # an info bar above the content of every page
+    rename: Mapping[str, str] = field(default_factory=dict)   # visible text -> shown instead
 
     def resolved_save_dir(self) -> Path:
         """The directory Save/Save As write into (a fresh temp dir when none was given)."""
@@ -70,6 +73,17 @@ def parse_font_scale(text: str) -> float:
     return value
 
 
+def parse_renames(pairs: Sequence[str]) -> dict[str, str]:
+    """['Add=Append', 'Log in=Enter'] -> {'Add': 'Append', 'Log in': 'Enter'}."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        old, sep, new = pair.partition("=")
+        if not sep or not old.strip() or not new.strip():
+            raise ConfigError(f"--rename takes OLD=NEW with two non-empty texts, got {pair!r}")
+        out[old.strip()] = new.strip()
+    return out
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gui-agent playground",
@@ -87,6 +101,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--save-dir", type=Path, help="where the editor saves (default: a temp dir)"
     )
+    parser.add_argument(
+        "--reorder", action="store_true", help="show the Items list and the Contacts rows reversed"
+    )
+    parser.add_argument(
+        "--extra-widget", action="store_true", help="an info bar above the content of every page"
+    )
+    parser.add_argument(
+        "--rename", action="append", default=[], metavar="OLD=NEW",
+        help="show NEW instead of the visible text OLD (buttons, labels, tabs); repeatable",
+    )
     return parser
 
 
@@ -100,4 +124,7 @@ def parse_options(argv: Sequence[str] | None) -> PlaygroundOptions:
         size=parse_size(args.size),
         pos=parse_pos(args.pos),
         save_dir=args.save_dir,
+        reorder=args.reorder,
+        extra_widget=args.extra_widget,
+        rename=parse_renames(args.rename),
     )

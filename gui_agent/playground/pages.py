@@ -290,7 +290,9 @@ class ContactsPage(QWidget):
             label.setFont(bold)
             grid.addWidget(label, 0, column)
         self.edit_buttons: list[QPushButton] = []
-        for row, (name, email) in enumerate(CONTACTS, start=1):
+        emails = dict(CONTACTS)
+        for row, name in enumerate(recorder.get("contacts")["rows"], start=1):  # shown order
+            email = emails[name]
             grid.addWidget(QLabel(name), row, 0)
             grid.addWidget(QLabel(email), row, 1)
             button = QPushButton("Edit")

@@ -39,8 +39,15 @@ CONTACTS = (
 )
 
 
-def initial_state(*, save_dir: Path, theme: str, font_scale: float) -> dict[str, Any]:
-    """The state of a freshly started playground, before the window is shown."""
+def initial_state(
+    *, save_dir: Path, theme: str, font_scale: float, reorder: bool = False
+) -> dict[str, Any]:
+    """The state of a freshly started playground, before the window is shown.
+
+    ``reorder``: the Items list and the Contacts rows start in reverse order (the pages are
+    built from this state, so ``items.list`` and ``contacts.rows`` say what is shown).
+    """
+    order = (lambda seq: list(reversed(seq))) if reorder else list
     return {
         "version": STATE_VERSION,
         "ready": False,
@@ -67,7 +74,7 @@ def initial_state(*, save_dir: Path, theme: str, font_scale: float) -> dict[str,
             "dialog_tab": None,
             "apply_count": 0,
         },
-        "items": {"list": list(INITIAL_ITEMS), "selected": None, "new_item": "", "deleted": []},
+        "items": {"list": order(INITIAL_ITEMS), "selected": None, "new_item": "", "deleted": []},
         "editor": {
             "text": "",
             "path": None,
@@ -75,7 +82,7 @@ def initial_state(*, save_dir: Path, theme: str, font_scale: float) -> dict[str,
             "save_dir": str(save_dir),
             "saved_files": [],
         },
-        "contacts": {"rows": [name for name, _ in CONTACTS], "last_edit": None},
+        "contacts": {"rows": order([name for name, _ in CONTACTS]), "last_edit": None},
         "last_clicked": None,
         "targets": [],
         "events": [],

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import logging
 import re
+from collections import Counter
 from dataclasses import dataclass, replace
+from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 
@@ -120,11 +122,13 @@ class DemoCompiler:
                       landmarks_for(self._fixed_texts(parsed), box))
 
     def _fixed_texts(self, parsed: ScreenParse) -> list[Element]:
-        """Elements whose text a replay can expect again: not a field's content, not a typed
-        value, not dots."""
+        """Elements whose text a replay can expect again, and find: not a field's content, not a
+        typed value, not dots, not a text shown more than once (three "Edit" buttons locate nothing)."""
+        counts = Counter(_norm(e.text or "") for e in parsed.elements)
         return [e for e in parsed.elements
                 if e.kind not in (ElementKind.TEXT_FIELD, ElementKind.COMBO)
-                and any(c.isalnum() for c in e.text or "") and not self._has_value(e.text)]
+                and any(c.isalnum() for c in e.text or "") and not self._has_value(e.text)
+                and counts[_norm(e.text or "")] == 1]
 
     # -- parameters ------------------------------------------------------------------
     def parameter(self, event: DemoEvent, label: str | None) -> str:
@@ -208,16 +212,19 @@ class DemoCompiler:
 
     # -- postconditions --------------------------------------------------------------
     def post_text(self, before: str | None, then: str | None) -> str | None:
-        """A text in ``then`` that was not in ``before`` (no typed value; the longest)."""
+        """A text in ``then`` that was not in ``before`` (no typed value, not only words that were
+        there already; the longest)."""
         old, new = self.parse(before), self.parse(then)
         if old is None or new is None or before == then:
             return None
         seen = {_norm(e.text) for e in old.elements if e.text}
+        seen_words = {w for e in old.elements for w in _words(e.text or "")}
         found: list[tuple[int, int, str]] = []
         for e in new.elements:
             text = (e.text or "").strip()
             if (not text or _norm(text) in seen or len(text) < 3 or len(text) > MAX_POST_TEXT
-                    or not any(c.isalpha() for c in text) or self._has_value(text)):
+                    or not any(c.isalpha() for c in text) or self._has_value(text)
+                    or set(_words(text)) <= seen_words):   # old words OCR grouped otherwise: nothing new
                 continue
             found.append((-len(text), e.box.top, text))
         return min(found)[2] if found else None
@@ -233,8 +240,11 @@ class DemoCompiler:
         return region.corners if region is not None else None
 
     def _has_value(self, text: str) -> bool:
+        """Whether ``text`` shows a typed value, as typed or misread ("Kiwvisl": "Kiwis" and the caret)."""
         low = text.casefold()
-        return any((v.casefold() in low) if len(v) >= 2 else v.casefold() == low for v in self.values)
+        return any((v.casefold() in low) if len(v) >= 2 else v.casefold() == low for v in self.values) or any(
+            SequenceMatcher(None, v.casefold(), word).ratio() >= 0.75
+            for v in self.values if len(v) >= 3 for word in low.split())
 
     def compile(self, name: str | None = None) -> Skill:
         built: list[tuple[SkillStep, DemoEvent, DemoEvent]] = []
@@ -283,6 +293,10 @@ def _phrase(action: Any) -> str:
 
 def _norm(text: str) -> str:
     return " ".join(text.casefold().split())
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[^\W_]+", text.casefold())
 
 
 def compile_demo(folder: Path | str | Demonstration, *, name: str | None = None, parser: Any = None) -> Skill:

@@ -14,6 +14,7 @@ from ..parsing.elements import Element, ElementKind
 
 K = ElementKind
 NEAR_PX = 6                 # a click this close to an element's edge still means that element
+ROW_CONTAINER_PX = 60       # a widget taller than this holds rows (a list): a click means the row's text
 LABEL_LEFT_PX = 320         # a field's label lies this far to its left at most
 LABEL_ABOVE_PX = 40         # ... or this far above it
 _ROLE = {K.BUTTON: "button", K.LINK: "link", K.TAB: "tab", K.CHECKBOX: "checkbox",
@@ -27,13 +28,24 @@ def _distance(box: Box, p: Point) -> float:
 
 
 def element_at(elements: Iterable[Element], point: Point) -> Element | None:
-    """The element under ``point``: a widget before the text on it, the smallest first."""
+    """The element under ``point``: a widget before the text on it, the smallest first.
+
+    A click on a row of a tall widget (a list, a text area) means the text on that row, when
+    there is one: the row's text is what a replay can find again, not the whole list.
+    """
+    elements = list(elements)
     near = [(e, _distance(e.box, point)) for e in elements]
     near = [(e, d) for e, d in near if d <= NEAR_PX]
     if not near:
         return None
     inside = [e for e, d in near if d == 0] or [min(near, key=lambda n: n[1])[0]]
-    return min(inside, key=lambda e: (e.kind == K.TEXT, e.box.width * e.box.height))
+    best = min(inside, key=lambda e: (e.kind == K.TEXT, e.box.width * e.box.height))
+    if best.kind != K.TEXT and best.box.height > ROW_CONTAINER_PX:
+        row = [e for e in elements if e.kind == K.TEXT and (e.text or "").strip()
+               and best.box.contains(e.box.center) and e.box.top - NEAR_PX <= point.y < e.box.bottom + NEAR_PX]
+        if row:
+            return min(row, key=lambda e: (_distance(e.box, point), e.box.area))
+    return best
 
 
 def label_of(element: Element, elements: Sequence[Element]) -> str | None:

@@ -7,9 +7,10 @@ deadline instead of eating it.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import AmbiguousTarget, GroundingError
@@ -57,14 +58,30 @@ class Waiter:
             obs = observe()
 
 
-def text_visible(resolve: Callable[[str, Observation], Any], text: str, obs: Observation) -> bool:
-    """Whether ``text`` is on the screen (found once or more) by the OCR ladder's ``resolve``."""
+def words_of(text: str) -> list[str]:
+    """The words of ``text`` that OCR reads reliably (letters and digits, two or more)."""
+    return [w for w in re.findall(r"[^\W_]+", text.casefold()) if len(w) >= 2]
+
+
+def text_visible(resolve: Callable[[str, Observation], Any], text: str, obs: Observation,
+                 elements: Callable[[Observation], Sequence[Any] | None] | None = None) -> bool:
+    """Whether ``text`` is on the screen (found once or more) by the OCR ladder's ``resolve``.
+
+    With ``elements`` (the screen's parsed elements), a text that OCR cuts into lines otherwise
+    than when it was recorded ("Red Green" then, "Red" and "Green" now, or the other way round)
+    is visible when each of its words is.
+    """
     try:
         resolve(f'"{text}"', obs)
     except AmbiguousTarget:
         return True   # shown more than once is still shown
     except GroundingError:
-        return False
+        wanted = words_of(text)
+        shown = elements(obs) if elements is not None and wanted else None
+        if not shown:
+            return False
+        seen = {w for e in shown for w in words_of(f"{e.text or ''} {getattr(e, 'label', '') or ''}")}
+        return all(w in seen for w in wanted)
     return True
 
 

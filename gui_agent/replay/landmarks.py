@@ -4,7 +4,8 @@ A skill step keeps (text, dx, dy) from each nearby text's centre to the target's
 prediction is trusted only when two landmarks agree on the place, or when one landmark's
 prediction is confirmed by the recorded image crop at a lower bar than the template rung's.
 The element found at the predicted place must not read a different text than the one recorded
-there (a renamed button is a stop, not a click).
+there (a renamed button is a stop, not a click). Texts on the target's own row outweigh the others
+when they disagree (rows reordered under a fixed column header).
 """
 
 from __future__ import annotations
@@ -52,6 +53,17 @@ def _scale(seen: Sequence[_Seen], fallback: float) -> float:
     return min(max(scale, SCALE_RANGE[0]), SCALE_RANGE[1])
 
 
+def _predict(seen: Sequence[_Seen], scale: float, w: int, h: int
+             ) -> tuple[float, float, float, list[tuple[str, Point]], list[tuple[str, Point]]]:
+    """(scale, x and y tolerance, each landmark's prediction, the largest group that agrees)."""
+    k = _scale(seen, scale)
+    tol_x, tol_y = max(8.0, 0.5 * w * k), max(8.0, 0.5 * h * k)
+    preds = [(s.text, Point(s.at.x + round(s.dx * k), s.at.y + round(s.dy * k))) for s in seen]
+    groups = [[(t, q) for t, q in preds if abs(p.x - q.x) <= tol_x and abs(p.y - q.y) <= tol_y]
+              for _, p in preds]
+    return k, tol_x, tol_y, preds, max(groups, key=len)
+
+
 def _element_at(elements: Sequence[Element], point: Point, box: Box) -> Element | None:
     """The smallest element holding ``point`` whose size is about that of ``box``."""
     fits = [e for e in elements if e.box.contains(point) and 0.2 <= e.box.area / max(1, box.area) <= 5.0]
@@ -84,16 +96,14 @@ def locate(landmarks: Sequence[tuple[str, int, int]], obs: Observation, *, find_
             missing.append(f"{text!r} ({'ambiguous' if isinstance(exc, AmbiguousTarget) else 'not found'})")
     if not seen:
         return None, f"no landmark found: {', '.join(missing)}"
-    k = _scale(seen, scale)
     w, h = size or DEFAULT_SIZE
-    tol_x, tol_y = max(8.0, 0.5 * w * k), max(8.0, 0.5 * h * k)
-    preds = [(s.text, Point(s.at.x + round(s.dx * k), s.at.y + round(s.dy * k))) for s in seen]
-
-    def agree(p: Point, q: Point) -> bool:
-        return abs(p.x - q.x) <= tol_x and abs(p.y - q.y) <= tol_y
-
-    groups = [[(t, q) for t, q in preds if agree(p, q)] for _, p in preds]
-    best = max(groups, key=len)
+    k, tol_x, tol_y, preds, best = _predict(seen, scale, w, h)
+    # Texts on the target's own row (a table's row, a field's label) say which row it is on; when
+    # they disagree with the others (the rows were reordered under a fixed header), they decide,
+    # with the scale they give alone (pairs across moved and unmoved texts give a wrong one).
+    row = [s for s in seen if abs(s.dy) <= max(8.0, 0.5 * h * k)]
+    if row and not {s.text for s in row} & {t for t, _ in best}:
+        k, tol_x, tol_y, preds, best = _predict(row, scale, w, h)
     width, height = obs.image.size
     chosen: tuple[Point, float, str] | None = None
     if len(best) >= 2:
@@ -109,11 +119,16 @@ def locate(landmarks: Sequence[tuple[str, int, int]], obs: Observation, *, find_
                 return None, f"landmarks {names} agree, but nothing confirms that the target is at {centre}"
             chosen = centre, score, f"landmarks {names} and the recorded image (score {score:.2f}) agree"
     elif confirm is not None:
-        for text, p in preds:
-            score = confirm(_box_at(p, w * k, h * k))
-            if score is not None and score >= bar:
-                chosen = p, score, f"landmark {text!r} and the recorded image (score {score:.2f}) agree"
-                break
+        confirmed = [(t, p, score) for t, p in preds
+                     if (score := confirm(_box_at(p, w * k, h * k))) is not None and score >= bar]
+        places = [c for i, c in enumerate(confirmed)
+                  if not any(abs(c[1].x - o[1].x) <= tol_x and abs(c[1].y - o[1].y) <= tol_y for o in confirmed[:i])]
+        if len(places) > 1:   # twins: each landmark finds the recorded image at its own place
+            names = ", ".join(f"{t!r} at {p}" for t, p, _ in places)
+            return None, f"the landmarks disagree and the recorded image is at each place they give ({names})"
+        if places:
+            text, p, score = places[0]
+            chosen = p, score, f"landmark {text!r} and the recorded image (score {score:.2f}) agree"
     if chosen is None:
         found = ", ".join(f"{t!r}" for t, _ in preds)
         lone = "only one landmark" if len(preds) == 1 else "the landmarks disagree"

@@ -17,7 +17,7 @@ from typing import Any
 
 from PIL import Image
 
-from ..errors import AmbiguousTarget, GroundingError
+from ..errors import AmbiguousTarget, GroundingError, TargetNotFound
 from ..geometry import Box, Point
 from ..grounding.candidate import Candidate
 from ..memory.anchors import ANCHOR_MARGIN
@@ -25,7 +25,7 @@ from ..parsing.elements import Element
 from ..screen.observation import Observation
 from ..verify import frame_digest
 from . import landmarks as landmark_rung
-from .conditions import shifted
+from .conditions import shifted, words_of
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +34,7 @@ TEMPLATE_RUNGS = ("template", "template-anywhere")
 LOWER_RUNGS = ("ocr", "landmarks", "vlm")
 LANDMARK_TEMPLATE_BAR = 0.6   # one landmark plus a template score this high is enough
 NEAR_SURE = 0.97              # a near template match scoring less is cross-checked anywhere
+DETAILLESS_INK, DETAILLESS_SHARE = 40, 0.01   # a crop's inside with under 1 % of ink shows nothing
 
 
 def main_field(targets: dict[str, object]) -> str | None:
@@ -169,25 +170,64 @@ class Rungs:
         expected = Box.from_corners(*anchors.box) if anchors.box else None
         self.calls["template_searches"] += 1
         cand = self.matcher.find(obs.image, anchors.crop, expected=expected, shift=shift, description=what)
-        if cand.source == "template" and cand.score < NEAR_SURE:
+        if cand.source == "template":
             cand = self._cross_check(obs, anchors, cand, what)
+        if (cand.source == "template-anywhere" and _detailless(anchors.crop) and anchors.landmarks
+                and hasattr(self.parser, "read_text") and not self._landmarks_read(obs, anchors, cand)):
+            raise TargetNotFound(what, "the recorded image has no detail (an empty field, say) and the texts "
+                                 f"around the place it matches best ({cand.box.corners}, score {cand.score:.2f}) "
+                                 "are not the recorded ones; its label decides")
         rung = cand.source if cand.source in TEMPLATE_RUNGS else "template" if expected else "template-anywhere"
         return Found(replace(cand, box=_element_box(cand.box, anchors), source=rung), rung)
 
     def _cross_check(self, obs: Observation, anchors: Anchors, near: Candidate, what: str) -> Candidate:
-        """A near match that is not pixel-exact must also be the best place on the whole screen.
+        """A near match must also be the best place on the whole screen, or its twins' right one.
 
         An empty field's image matches a neighbouring field a few pixels off almost as well as
-        its own; looking everywhere shows the exact twin (or that the image is ambiguous).
+        its own; looking everywhere shows the exact twin (or that the image is ambiguous). Twins
+        (three identical "Edit" buttons, two empty fields) are told apart by the texts recorded
+        around the target: a pixel-exact near match whose landmarks read as recorded is the one;
+        otherwise the rungs below (the landmarks rung) decide, or the step stops.
         """
         self.calls["template_searches"] += 1
         try:
             best = self.matcher.find(obs.image, anchors.crop, description=what)
         except AmbiguousTarget as exc:
+            if near.score >= NEAR_SURE and self._landmarks_read(obs, anchors, near):
+                return replace(near, why=f"{near.why}; its twins told apart by the texts around it")
             raise AmbiguousTarget(what, [near, *exc.candidates]) from None
         except GroundingError:
             return near
+        if near.score >= NEAR_SURE:
+            return near
         return best if best.box.iou(near.box) < 0.5 and best.score > near.score else near
+
+    def _landmarks_read(self, obs: Observation, anchors: Anchors, near: Candidate) -> bool:
+        """Whether the recorded landmarks read where they were, around ``near`` (a crop's match).
+
+        Only the landmarks on the target's row count when there are some (a reordered table keeps
+        its header); at least one must read as recorded, none otherwise. Each is one small OCR read.
+        """
+        read = getattr(self.parser, "read_text", None)
+        if read is None or not anchors.landmarks or anchors.crop is None:
+            return False
+        scale = near.box.width / max(1, anchors.crop.width)
+        centre = near.box.center
+        height = (anchors.size or (0, 24))[1] * scale
+        marks = [m for m in anchors.landmarks if abs(m[2]) <= max(8.0, 0.5 * height)] or list(anchors.landmarks)
+        agree = 0
+        for text, dx, dy in marks:
+            w, h = (9 * len(text) + 24) * scale, 30 * scale
+            x, y = centre.x - dx * scale, centre.y - dy * scale
+            region = Box(round(x - w / 2), round(y - h / 2), round(w), round(h)).clip(*obs.image.size)
+            if region.width < 8 or region.height < 8:
+                return False
+            self.calls["landmark_reads"] += 1
+            wanted, got = words_of(text), set(words_of(read(obs.image, region) or ""))
+            if not wanted or not all(word in got for word in wanted):
+                return False
+            agree += 1
+        return agree > 0
 
     def ocr(self, description: str, obs: Observation) -> Candidate:
         if self.ocr_ladder is None:
@@ -222,14 +262,40 @@ class Rungs:
 
         return confirm
 
+    def _landmarks_elsewhere(self, obs: Observation, anchors: Anchors, cand: Candidate, scale: float) -> str | None:
+        """Why the recorded landmarks say the target is not where ``cand`` is, or None.
+
+        OCR matching is tolerant ("Log in" reads like the tab "Login", "Edit" like a sentence ending
+        in "edit."): a text found far from every place the landmarks found on screen predict is
+        another element. Without a landmark on screen nothing is contradicted.
+        """
+        w, h = anchors.size or landmark_rung.DEFAULT_SIZE
+        tol_x, tol_y = max(100.0, 2 * w * scale), max(60.0, 2 * h * scale)
+        centre, preds = cand.box.center, []
+        for text, dx, dy in anchors.landmarks:
+            try:
+                at = self.ocr(f'"{text}"', obs).box.center
+            except GroundingError:
+                continue
+            preds.append((text, Point(at.x + round(dx * scale), at.y + round(dy * scale))))
+        if not preds or any(abs(p.x - centre.x) <= tol_x and abs(p.y - centre.y) <= tol_y for _, p in preds):
+            return None
+        return "the texts recorded around the target put it elsewhere: " + ", ".join(f"{t!r} at {p}" for t, p in preds)
+
     # -- below the template ------------------------------------------------------------------
     def lower(self, obs: Observation, anchors: Anchors, drift: Drift, miss: Miss) -> Found | None:
         """OCR (each description), landmarks, then the VLM; None with ``miss`` filled in."""
         for description in anchors.descriptions:
             try:
-                return Found(self.ocr(description, obs), "ocr")
+                cand = self.ocr(description, obs)
             except GroundingError as exc:
                 miss.add("ocr", exc)
+                continue
+            elsewhere = self._landmarks_elsewhere(obs, anchors, cand, drift.scale)
+            if elsewhere is None:
+                return Found(cand, "ocr")
+            miss.add("ocr", f"{description!r} reads like {cand}, but {elsewhere}")
+            miss.candidates.append(cand)
         if anchors.landmarks and self.ocr_ladder is not None:
             cand, why = landmark_rung.locate(
                 anchors.landmarks, obs, find_text=self.ocr, size=anchors.size, ocr_text=anchors.ocr_text,
@@ -262,6 +328,19 @@ def _element_box(found: Box, anchors: Anchors) -> Box:
     if found.width <= 2 * margin + 2 or found.height <= 2 * margin + 2:
         return found
     return Box(found.left + margin, found.top + margin, found.width - 2 * margin, found.height - 2 * margin)
+
+
+def _detailless(crop: Image.Image) -> bool:
+    """Whether the crop's inside (less its margin and a border) is about one colour: an empty field,
+    perhaps with its text cursor (a line of a pixel or two)."""
+    import numpy as np
+
+    inset = ANCHOR_MARGIN + 3
+    gray = np.asarray(crop.convert("L"), dtype=np.float32)[inset:-inset, inset:-inset]
+    if gray.size == 0:
+        return True
+    ink = np.abs(gray - np.median(gray)) > DETAILLESS_INK
+    return float(ink.mean()) < DETAILLESS_SHARE
 
 
 def expected_box(anchors: Anchors, drift: Drift) -> Box | None:

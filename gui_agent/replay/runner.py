@@ -150,6 +150,7 @@ class SkillReplayer(StepExecution):
             if run.healed else None
         counts = {"ocr_parses": run.rungs.parses.count, "vlm_calls": run.rungs.calls["vlm_calls"],
                   "template_searches": run.rungs.calls["template_searches"],
+                  "landmark_reads": run.rungs.calls["landmark_reads"],
                   **{rung: run.used[rung] for rung in (*TEMPLATE_RUNGS, *LOWER_RUNGS)},
                   "healed": len(run.healed), "steps": len(steps)}
         result = ReplayResult(skill.name, outcome == "done", tuple(steps), run.mask(reason), failed, run.obs,

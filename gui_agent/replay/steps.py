@@ -266,22 +266,36 @@ class StepExecution:
         obs = after
         if step.post_text:
             text = step.post_text
-            held, obs = self.waiter.poll(lambda o: text_visible(run.rungs.ocr, text, o), obs, self._observe,
-                                         self._wait_limit, self._interval, self.live)
+            held, obs = self.waiter.poll(lambda o: text_visible(run.rungs.ocr, text, o, run.rungs.elements), obs,
+                                         self._observe, self._wait_limit, self._interval, self.live)
             if not held:
                 return f'expected "{text}" to appear after it, but it did not', obs
         if step.post_region:
-            if main is not None and step.box is not None:
-                learned = Box.from_corners(*step.box).center
-                shift = (main.candidate.box.center.x - learned.x, main.candidate.box.center.y - learned.y)
-            else:
-                shift = run.drift.shift
-            region = shifted(step.post_region, shift)
-            held, obs = self.waiter.poll(lambda o: region_changed(before, o, region), obs, self._observe,
-                                         self._wait_limit, self._interval, self.live)
+            regions = [shifted(step.post_region, shift) for shift in _region_shifts(step, main, run.drift.shift)]
+            # A step with no target of its own (keys typed into whatever has the focus) has no place to
+            # tell where its change moved (a dialog centred on a resized window): any change will do.
+            anywhere = main is None
+
+            def changed(o: Observation) -> bool:
+                return any(region_changed(before, o, r) for r in regions) or (
+                    anywhere and not frames_equal(before.image, o.image))
+
+            held, obs = self.waiter.poll(changed, obs, self._observe, self._wait_limit, self._interval, self.live)
             if not held:
-                return f"expected the region {region.corners} to change, but it did not", obs
+                return f"expected the region {regions[0].corners} to change, but it did not", obs
         return None, obs
+
+
+def _region_shifts(step: SkillStep, main: Found | None, drift: tuple[int, int]) -> list[tuple[int, int]]:
+    """Where a learned postcondition region may have moved: with the target (centre to centre, and
+    corner to corner: the element found may be the learned one's label or box), else as the earlier
+    targets moved."""
+    shifts = []
+    if main is not None and step.box is not None:
+        learned, found = Box.from_corners(*step.box), main.candidate.box
+        shifts += [(found.center.x - learned.center.x, found.center.y - learned.center.y),
+                   (found.left - learned.left, found.top - learned.top)]
+    return list(dict.fromkeys([*shifts, drift]))
 
 
 def _described(step: SkillStep, targets: dict[str, object]) -> str | None:
