@@ -13,6 +13,8 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -39,6 +41,22 @@ def wait_event(path: Path, kind: str, timeout: float, app: subprocess.Popen, log
         time.sleep(0.05)
     pytest.fail(f"no {kind!r} event within {timeout:.0f} s; events: {read_events(path)}\n"
                 f"{log.read_text()[-3000:]}")
+
+
+@contextmanager
+def app_process(events: Path, log: Path, env: dict[str, str], *args: str) -> Iterator[subprocess.Popen]:
+    """The app (`python -m ui`) at 400,60 860x640 writing ``events``; stopped when the block ends."""
+    with log.open("w") as out:
+        app = subprocess.Popen([sys.executable, "-m", "ui", "--pos", "400,60", "--size", "860x640", *args,
+                                "--events-file", str(events)], env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        yield app
+    finally:
+        app.terminate()
+        try:
+            app.wait(10)
+        except subprocess.TimeoutExpired:
+            app.kill()
 
 
 def app_env(tmp_path: Path, **extra: str) -> dict[str, str]:
@@ -80,11 +98,7 @@ def test_the_app_runs_a_typed_task_on_the_playground(xvfb, tmp_path):
     env = app_env(tmp_path, GUI_AGENT_SAFETY="refuse")
     with launch_playground(tmp_path / "state.json", save_dir=tmp_path / "files") as playground:
         playground.wait_ready()
-        with log.open("w") as out:
-            app = subprocess.Popen([sys.executable, "-m", "ui", "--pos", "400,60", "--size", "860x640",
-                                    "--events-file", str(events)], env=env, stdout=out,
-                                   stderr=subprocess.STDOUT)
-        try:
+        with app_process(events, log, env) as app:
             ready = wait_event(events, "ready", 30, app, log)
             startup = wait_event(events, "startup", 5, app, log)
             time.sleep(0.3)
@@ -102,12 +116,6 @@ def test_the_app_runs_a_typed_task_on_the_playground(xvfb, tmp_path):
             wait_event(events, "window_restored", 5, app, log)
             time.sleep(0.6)
             grab("app-after-run.png", (400, 60, 1260, 700))
-        finally:
-            app.terminate()
-            try:
-                app.wait(10)
-            except subprocess.TimeoutExpired:
-                app.kill()
         state = playground.wait_for(lambda s: bool(s["contacts"]["last_edit"]), timeout=5)
 
     assert (state["contacts"]["last_edit"] or {}).get("name") == "Bob", log.read_text()[-3000:]
@@ -138,11 +146,7 @@ def test_a_dry_run_keeps_the_window_paints_it_out_and_touches_nothing(xvfb, tmp_
     env = app_env(tmp_path)
     with launch_playground(tmp_path / "state.json") as playground:
         playground.wait_ready()
-        with log.open("w") as out:
-            app = subprocess.Popen([sys.executable, "-m", "ui", "--pos", "400,60", "--size", "860x640",
-                                    "--dry-run", "--events-file", str(events)], env=env, stdout=out,
-                                   stderr=subprocess.STDOUT)
-        try:
+        with app_process(events, log, env, "--dry-run") as app:
             ready = wait_event(events, "ready", 30, app, log)
             controller = PyAutoGuiController()
             controller.click(centre(ready["task_box"]))
@@ -151,12 +155,6 @@ def test_a_dry_run_keeps_the_window_paints_it_out_and_touches_nothing(xvfb, tmp_
             controller.click(centre(ready["run_button"]))
             started = wait_event(events, "run_started", 10, app, log)
             finished = wait_event(events, "run_finished", 150, app, log)
-        finally:
-            app.terminate()
-            try:
-                app.wait(10)
-            except subprocess.TimeoutExpired:
-                app.kill()
         state = playground.state()
 
     assert started["dry_run"] is True

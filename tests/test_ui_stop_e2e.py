@@ -10,12 +10,10 @@ file and the playground's state:
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 
 import pytest
-from test_ui_e2e import PLAYGROUND, app_env, centre, wait_event
+from test_ui_e2e import PLAYGROUND, app_env, app_process, centre, wait_event
 
 from gui_agent.geometry import Point
 from ui.app_events import read_events
@@ -33,11 +31,7 @@ def test_stop_on_the_status_panel_halts_a_long_run_within_half_a_second(xvfb, tm
     events, log = tmp_path / "events.jsonl", tmp_path / "app.log"
     with launch_playground(tmp_path / "state.json", save_dir=tmp_path / "files") as playground:
         playground.wait_ready()
-        with log.open("w") as out:
-            app = subprocess.Popen([sys.executable, "-m", "ui", "--pos", "400,60", "--size", "860x640",
-                                    "--events-file", str(events)], env=app_env(tmp_path), stdout=out,
-                                   stderr=subprocess.STDOUT)
-        try:
+        with app_process(events, log, app_env(tmp_path)) as app:
             ready = wait_event(events, "ready", 30, app, log)
             controller = PyAutoGuiController()
             controller.click(centre(ready["task_box"]))
@@ -58,12 +52,6 @@ def test_stop_on_the_status_panel_halts_a_long_run_within_half_a_second(xvfb, tm
             controller.click(centre(started["stop_button"]))
             finished = wait_event(events, "run_finished", 10, app, log)
             state = playground.state()
-        finally:
-            app.terminate()
-            try:
-                app.wait(10)
-            except subprocess.TimeoutExpired:
-                app.kill()
 
     assert finished["outcome"] == "stopped", (finished, log.read_text()[-3000:])
     assert finished["time"] - pressed < STOP_WITHIN_S, f"stopped {finished['time'] - pressed:.3f} s after the press"
@@ -89,11 +77,7 @@ def test_recording_in_the_app_keeps_the_indicator_out_of_the_demonstration(xvfb,
     events, log = tmp_path / "events.jsonl", tmp_path / "app.log"
     with launch_playground(tmp_path / "state.json", save_dir=tmp_path / "files") as playground:
         playground.wait_ready()
-        with log.open("w") as out:
-            app = subprocess.Popen([sys.executable, "-m", "ui", "--pos", "400,60", "--size", "860x640",
-                                    "--events-file", str(events)], env=app_env(tmp_path), stdout=out,
-                                   stderr=subprocess.STDOUT)
-        try:
+        with app_process(events, log, app_env(tmp_path)) as app:
             ready = wait_event(events, "ready", 30, app, log)
             controller = PyAutoGuiController()
             controller.click(centre(ready["record_button"]))
@@ -106,12 +90,6 @@ def test_recording_in_the_app_keeps_the_indicator_out_of_the_demonstration(xvfb,
             stopped = wait_event(events, "recording_stopped", 10, app, log)
             compiled = wait_event(events, "recording_compiled", 90, app, log)
             state = playground.state()
-        finally:
-            app.terminate()
-            try:
-                app.wait(10)
-            except subprocess.TimeoutExpired:
-                app.kill()
 
     assert stopped["reason"] == "stopped in the app" and state["current_tab"].lower() == "contacts"
     left, top, right, bottom = started["indicator"]
