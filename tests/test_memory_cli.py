@@ -105,3 +105,15 @@ def test_a_corrupt_database_is_a_clear_error(tmp_path, capsys):
     bad.write_bytes(b"definitely not sqlite" * 50)
     code, _, err = run(capsys, "skills", "list", "--memory", str(bad))
     assert code == 2 and str(bad) in err and "not a gui-agent memory database" in err
+
+
+def test_memory_commands_use_the_memory_path_setting_runs_use(tmp_path, monkeypatch, capsys):
+    """Regression: `skills`/`memory` ignored the memory_path setting and opened another database."""
+    from gui_agent.cli import main
+
+    chosen = tmp_path / "elsewhere" / "mem.sqlite3"
+    monkeypatch.setenv("GUI_AGENT_MEMORY_PATH", str(chosen))
+    assert main(["memory", "path"]) == 0
+    assert capsys.readouterr().out.strip() == str(chosen)
+    assert main(["skills", "list"]) == 0
+    assert chosen.exists()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from .skills import add_memory_flag
+from .skills import add_memory_flag, memory_path
 
 
 def add_memory_parser(sub: argparse._SubParsersAction) -> None:
@@ -27,10 +27,11 @@ def add_memory_parser(sub: argparse._SubParsersAction) -> None:
 
 def memory_command(args: argparse.Namespace) -> int:
     from ..errors import ConfigError
-    from ..memory import MemoryStore, default_memory_path
+    from ..memory import MemoryStore
 
+    path = memory_path(args)
     if args.memory_command == "path":
-        print(args.memory or default_memory_path())
+        print(path)
         return 0
     if args.memory_command == "prune":
         if args.keep_days is None and args.keep_last is None:
@@ -38,7 +39,7 @@ def memory_command(args: argparse.Namespace) -> int:
         if (args.keep_days is not None and args.keep_days < 0) or (
                 args.keep_last is not None and args.keep_last < 0):
             raise ConfigError("--keep-days and --keep-last must not be negative")
-    with MemoryStore(args.memory) as store:
+    with MemoryStore(path) as store:
         if args.memory_command == "prune":
             done = store.prune(keep_days=args.keep_days, keep_last=args.keep_last)
             print(f"deleted {done['episodes']} episode(s) and {done['orphan_folders']} stray "

@@ -8,7 +8,7 @@ import re
 import time
 from pathlib import Path
 
-from .skills import add_memory_flag
+from .skills import add_memory_flag, memory_path
 
 
 def add_record_parsers(sub: argparse._SubParsersAction) -> None:
@@ -84,7 +84,7 @@ def record_command(args: argparse.Namespace) -> int:
     settings = load_settings()
     folder = args.out or _default_folder(args.name)
     stop_hotkey = args.stop_hotkey or settings.stop_hotkey
-    with MemoryStore(args.memory or settings.memory_path) as store:
+    with MemoryStore(memory_path(args, settings)) as store:
         if not args.no_compile:
             _check_free(store, args.name, args.replace)
         recorder = Recorder(folder, args.name, stop_hotkey=stop_hotkey, secret_fields=args.secret_field,
@@ -120,7 +120,7 @@ def compile_command(args: argparse.Namespace) -> int:
 
     settings = load_settings()
     demo = load_demo(args.demo)
-    with MemoryStore(args.memory or settings.memory_path) as store:
+    with MemoryStore(memory_path(args, settings)) as store:
         _check_free(store, args.name or demo.meta.name, args.replace)
         skill = compile_demo(demo, name=args.name)
         _save_and_print(skill, store, args.replace, as_json=args.json)

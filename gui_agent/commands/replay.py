@@ -68,11 +68,12 @@ def replay_command(args: argparse.Namespace) -> int:
     from ..replay import SkillReplayer
     from ..report import ReportEntry, write_report
     from .run import _confirm_on_terminal
+    from .skills import memory_path
 
     settings = load_settings().with_overrides(safety=args.safety, runs_dir=args.runs_dir,
                                               allow=tuple(args.allow) if args.allow else None)
     with contextlib.ExitStack() as stack:
-        store = stack.enter_context(MemoryStore(args.memory or settings.memory_path))
+        store = stack.enter_context(MemoryStore(memory_path(args, settings)))
         skill = store.require_skill(args.name)
         params = secrets_from_env(skill, parse_params(args.param))
         skill.values(params)   # a missing or ill-typed value is an error before anything moves

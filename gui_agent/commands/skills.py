@@ -10,7 +10,19 @@ from pathlib import Path
 
 def add_memory_flag(p: argparse.ArgumentParser) -> None:
     p.add_argument("--memory", type=Path, metavar="PATH",
-                   help="the memory database (default: $GUI_AGENT_MEMORY or <user data dir>/memory.sqlite3)")
+                   help="the memory database (default: the memory_path setting, else $GUI_AGENT_MEMORY "
+                        "or <user data dir>/memory.sqlite3)")
+
+
+def memory_path(args: argparse.Namespace, settings: object | None = None) -> Path:
+    """The database a command works on: --memory, else the memory_path setting (what runs use)."""
+    if getattr(args, "memory", None):
+        return args.memory
+    from ..config import load_settings
+    from ..memory import default_memory_path
+
+    settings = settings or load_settings()
+    return getattr(settings, "memory_path", None) or default_memory_path()
 
 
 def add_skills_parser(sub: argparse._SubParsersAction) -> None:
@@ -88,7 +100,7 @@ def _print_skill(skill) -> None:  # noqa: ANN001 - a Skill
 def skills_command(args: argparse.Namespace) -> int:
     from ..memory import MemoryStore
 
-    with MemoryStore(args.memory) as store:
+    with MemoryStore(memory_path(args)) as store:
         action = args.skills_command
         if action == "list":
             skills = store.list_skills(include_flagged=args.all)
