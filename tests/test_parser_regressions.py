@@ -55,3 +55,91 @@ def test_read_text_of_an_empty_field_is_none():
     img = Image.new("RGB", (320, 80), "white")
     ImageDraw.Draw(img).rounded_rectangle([18, 20, 278, 52], radius=6, outline="black", width=4)
     assert ScreenParser().read_text(img, Box(20, 20, 257, 31)) is None
+
+
+def _password_form(dots: int, caret_gap: int):
+    """A focused password field holding masked dots and a caret, and a second empty field."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    label_font = ImageFont.truetype("/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf", 19)
+    img = Image.new("RGB", (330, 420), "white")
+    d = ImageDraw.Draw(img)
+    d.text((4, 124), "Password", fill="black", font=label_font)
+    d.rounded_rectangle([14, 157, 229, 198], radius=5, outline="black", width=3)
+    x = 22
+    for _ in range(dots):
+        d.ellipse([x, 174, x + 7, 181], fill="black")
+        x += 9
+    d.line([x + caret_gap, 166, x + caret_gap, 190], fill="black", width=2)
+    d.text((4, 230), "Verify password", fill="black", font=label_font)
+    d.rounded_rectangle([14, 262, 229, 304], radius=5, outline=(120, 120, 120), width=2)
+    return img
+
+
+def test_masked_dots_in_a_password_field_do_not_make_it_a_frame():
+    # MiniWoB enter-password: after typing into the first field its dots and caret were taken
+    # for check boxes, the field for a group frame around them, and "the 2nd text field" was gone.
+    from gui_agent.parsing.elements import ElementKind
+    from gui_agent.parsing.screen_parser import ScreenParser
+
+    parser = ScreenParser(incremental=False)
+    for dots in (1, 3, 5):
+        for gap in (0, 3):
+            parse = parser.parse(_password_form(dots, gap))
+            fields = [e for e in parse.elements if e.kind == ElementKind.TEXT_FIELD]
+            assert len(fields) == 2, (dots, gap)
+            assert fields[0].box.contains(Box(14, 157, 215, 41).center), (dots, gap)
+            assert fields[1].box.contains(Box(14, 262, 215, 42).center), (dots, gap)
+            assert not [e for e in parse.elements if e.kind == ElementKind.CHECKBOX], (dots, gap)
+
+
+def test_a_field_keeps_its_masked_value_glyphs_out_of_the_widgets_even_unread():
+    # The same, when OCR reads nothing in the field (a low-confidence "..." is dropped).
+    import numpy as np
+
+    from gui_agent.parsing.elements import ElementKind
+    from gui_agent.parsing.fusion import fuse
+    from gui_agent.parsing.widgets import detect_widgets
+
+    rgb = np.asarray(_password_form(3, 1))
+    elements = fuse([], detect_widgets(rgb), rgb)
+    assert len([e for e in elements if e.kind == ElementKind.TEXT_FIELD]) == 2
+    assert not [e for e in elements if e.kind in (ElementKind.CHECKBOX, ElementKind.RADIO)]
+
+
+def _dialog_with_heavy_cross():
+    """A dialog whose title bar holds a square button with a bold cross and no caption."""
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGB", (330, 420), "white")
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle([12, 156, 203, 316], radius=4, outline=(190, 190, 190), width=2)
+    d.rounded_rectangle([18, 162, 197, 202], radius=4, fill=(232, 232, 232), outline=(210, 210, 210))
+    d.rounded_rectangle([150, 162, 188, 200], radius=4, fill=(238, 238, 238), outline=(120, 120, 120), width=2)
+    d.line([162, 174, 177, 189], fill=(40, 40, 40), width=6)
+    d.line([162, 189, 177, 174], fill=(40, 40, 40), width=6)
+    return img
+
+
+def test_a_captionless_face_with_a_bold_cross_is_a_close_button():
+    # MiniWoB click-dialog: OCR read the "✖" on the dialog's button as nothing, so 'click "x"'
+    # found no target; the glyph's shape alone says it closes.
+    import numpy as np
+
+    from gui_agent.grounding.ladder import GroundingLadder
+    from gui_agent.grounding.ocr_grounder import OcrGrounder
+    from gui_agent.parsing.elements import ElementKind, ScreenParse
+    from gui_agent.parsing.fusion import fuse
+    from gui_agent.parsing.widgets import detect_widgets
+    from gui_agent.screen.observation import Observation
+
+    img = _dialog_with_heavy_cross()
+    rgb = np.asarray(img)
+    elements = fuse([], detect_widgets(rgb), rgb)
+    closes = [e for e in elements if e.kind == ElementKind.CLOSE]
+    assert len(closes) == 1 and closes[0].box.contains(Box(150, 162, 39, 39).center)
+    obs = Observation.from_image(img)
+    grounder = OcrGrounder()
+    grounder._cache = [(obs.image, ScreenParse(tuple(elements), *img.size))]
+    found = GroundingLadder([grounder]).resolve('"x"', obs)
+    assert Box(150, 162, 39, 39).contains(found.point)

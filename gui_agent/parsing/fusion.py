@@ -21,7 +21,7 @@ from .elements import Element, ElementKind
 from .ocr import TextLine
 from .reading_order import same_row
 from .tree_glyphs import tree_expanders
-from .widgets import arrow_glyphs
+from .widgets import arrow_glyphs, is_cross
 
 K = ElementKind
 CLOSE_GLYPHS = {"x", "X", "×", "✕", "✖", "⨯"}
@@ -48,6 +48,7 @@ def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
     expanders = tree_expanders(gray)
     widgets = [w for w in widgets if not any(w.box.iou(x.box) > 0.4 for x in expanders)]
     widgets, lines = untangle_indicators(widgets, lines, gray, reread)
+    widgets = _drop_glyphs_in_fields(widgets, gray)
     widgets = [w for w in widgets if not (w.kind == K.TEXT_FIELD and _is_frame(w, widgets, rgb))]
     tall = [w for w in widgets if w.kind == K.TEXT_FIELD and w.box.height > TEXT_AREA_HEIGHT]
     faces = [w for w in tall if _tall_face(gray, w.box, [ln.box for ln in lines if w.box.contains(ln.box.center)])]
@@ -70,6 +71,7 @@ def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
     out = _mark_tabs(out, rgb)
     out = [_own_icon(e, out) for e in out]
     out = [part for e in out for part in _arrows_named(e, gray)]
+    out = [_cross_named(e, gray) for e in out]
     free = [ln for i, ln in enumerate(lines) if i not in used]
     out = [_with_label(e, free) for e in out]
     out = [replace(e, kind=K.ICON) if e.kind == K.RADIO and not e.label else e for e in out]
@@ -125,12 +127,32 @@ def cut_boxes_at_indicators(boxes: list[Box], widgets: list[Element], gray: np.n
         if wd.kind not in _INDICATORS:
             continue
         i = _overlapping(wd.box, boxes)
-        if i is None:
-            continue
-        parts = split_around(gray, wd.box, boxes[i])
+        if i is not None:
+            parts = split_around(gray, wd.box, boxes[i])
+        else:
+            # a box that only grazes the indicator (detection drew it a few pixels too wide):
+            # cut the indicator's sliver off, or it is read as a "]" or "l" before the label
+            i = _grazing(wd.box, boxes)
+            if i is None:
+                continue
+            parts = split_around(gray, wd.box, _union(boxes[i], wd.box))
         if parts is not None:
             boxes[i:i + 1] = parts
     return boxes
+
+
+def _grazing(box: Box, others: list[Box]) -> int | None:
+    """Index of a box on the same row that overlaps ``box`` at one of its ends, or None."""
+    for i, o in enumerate(others):
+        if o.intersection(box) and box.top <= o.center.y <= box.bottom and (
+                o.left > box.left or o.right < box.right):
+            return i
+    return None
+
+
+def _union(a: Box, b: Box) -> Box:
+    return Box.from_corners(min(a.left, b.left), min(a.top, b.top),
+                            max(a.right, b.right), max(a.bottom, b.bottom))
 
 
 def _overlapping(box: Box, others: list[Box | None]) -> int | None:
@@ -209,6 +231,25 @@ def _drop_glyph_token(ln: TextLine, part: Box) -> TextLine | None:
 
 # -- buttons, fields, tabs ----------------------------------------------------------------------
 
+def _drop_glyphs_in_fields(widgets: list[Element], gray: np.ndarray) -> list[Element]:
+    """Indicators inside a one-line field that touch the ink beside them are glyphs of its
+    value: the masked dots of a password and the caret after them look like a row of check
+    boxes, and a field holding check boxes would be taken for a group frame."""
+    fields = [w.box for w in widgets if w.kind == K.TEXT_FIELD and w.box.height <= TEXT_AREA_HEIGHT]
+    return [w for w in widgets if not (
+        w.kind in _INDICATORS and any(f.contains(w.box.center) and f.area > 2 * w.box.area for f in fields)
+        and not _stands_apart(gray, w.box))]
+
+
+def _stands_apart(gray: np.ndarray, box: Box) -> bool:
+    """Blank columns on both sides of ``box`` along its rows, as around a real indicator."""
+    rows = gray[box.top:box.bottom]
+    background = _line_background(gray, box.expand(3))
+    right = _blank_run(rows, background, box.right + 1, min(gray.shape[1], box.right + 2 + _APART), +1)
+    left = _blank_run(rows, background, box.left - 2, max(-1, box.left - 3 - _APART), -1)
+    return right >= _APART and left >= _APART
+
+
 def _is_frame(box: Element, widgets: list[Element], rgb: np.ndarray) -> bool:
     """A bordered box that is no field: a bar along the screen's edge, a group frame around
     other controls, or a coloured title bar (a field's inside is a neutral base colour)."""
@@ -270,6 +311,31 @@ def _arrows_named(e: Element, gray: np.ndarray) -> list[Element]:
         cut = (first.right + second.left) // 2
         halves = [Box(b.left, b.top, cut - b.left, b.height), Box(cut, b.top, b.right - cut, b.height)]
     return [replace(e, kind=K.ICON, box=h, label=f"{way} arrow") for h, way in zip(halves, (way1, way2), strict=True)]
+
+
+def _cross_named(e: Element, gray: np.ndarray) -> Element:
+    """A captionless face whose one glyph is a cross ("✖", "×") is a close button, whether or
+    not OCR read the glyph as an "x"."""
+    if e.kind not in (K.ICON, K.BUTTON) or e.text or e.label:
+        return e
+    glyph = _inner_ink(gray, e.box)
+    heavy = 0.85   # the strokes of a bold cross fill most of its box; the sides' middles stay blank
+    return replace(e, kind=K.CLOSE) if glyph is not None and is_cross(gray, glyph, heavy) else e
+
+
+def _inner_ink(gray: np.ndarray, box: Box) -> Box | None:
+    """The tight box of the ink inside a bordered face (its border and a 2 px rim left out)."""
+    inset = max(3, min(box.width, box.height) // 8)
+    inner = Box(box.left + inset, box.top + inset, box.width - 2 * inset, box.height - 2 * inset)
+    if inner.width < 5 or inner.height < 5:
+        return None
+    patch = gray[inner.top:inner.bottom, inner.left:inner.right].astype(np.int16)
+    ink = np.abs(patch - np.median(patch)) > _INK
+    if not ink.any():
+        return None
+    ys, xs = np.nonzero(ink)
+    return Box.from_corners(inner.left + xs.min(), inner.top + ys.min(),
+                            inner.left + xs.max() + 1, inner.top + ys.max() + 1)
 
 
 def _text_at_left(box: Box, texts: list[Box]) -> bool:

@@ -35,6 +35,7 @@ from .widgets import detect_widgets
 log = logging.getLogger(__name__)
 
 _TILE = 16
+_LONE_TEXT_WIDTH = 320   # a field's value read alone: the recogniser's trained strip width
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,8 @@ class ScreenParser:
         piece = cv2.resize(piece, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
         fill = [int(v) for v in background]
         padded = cv2.copyMakeBorder(piece, 8, 8, 8, 8, cv2.BORDER_CONSTANT, value=fill)
-        (text, confidence), = self.ocr.recognize([cv2.cvtColor(padded, cv2.COLOR_RGB2BGR)])
+        (text, confidence), = self.ocr.recognize([cv2.cvtColor(padded, cv2.COLOR_RGB2BGR)],
+                                                 min_width=_LONE_TEXT_WIDTH)
         text = text.strip()
         return text if text and confidence >= self.ocr.min_confidence else None
 

@@ -69,7 +69,7 @@ def _classify(gray: np.ndarray, edges: np.ndarray, inner: Box, s: WidgetSettings
             if cover >= _MIN_BORDER_COVER and _weakest_side(edges, inner) >= 0.85:   # not a "G", "D"
                 return Element(ElementKind.CHECKBOX, inner, score=round(cover, 2), source="detector",
                                checked=_has_mark(gray, inner, inset=max(2, w // 5)))
-            if _is_cross(gray, inner):
+            if is_cross(gray, inner):
                 return Element(ElementKind.CLOSE, inner, score=0.9, source="detector")
             return None
         ring = _ring_cover(edges, inner)
@@ -161,8 +161,11 @@ def _ring_cover(edges: np.ndarray, b: Box) -> float:
     return float(np.mean(hits))
 
 
-def _is_cross(gray: np.ndarray, b: Box) -> bool:
-    """A close glyph: ink along both diagonals of the box and none at the middle of its sides."""
+def is_cross(gray: np.ndarray, b: Box, max_ink: float = 0.5) -> bool:
+    """A close glyph: ink along both diagonals of the box and none at the middle of its sides.
+
+    ``max_ink``: the share of the box the strokes may fill (a heavy "✖" fills ~0.8 of it).
+    """
     outer = b.expand(2)
     H, W = gray.shape
     if outer.left < 0 or outer.top < 0 or outer.right > W or outer.bottom > H:
@@ -171,7 +174,7 @@ def _is_cross(gray: np.ndarray, b: Box) -> bool:
     background = np.median(np.concatenate([around[0], around[-1], around[:, 0], around[:, -1]]))
     ink = np.abs(gray[b.top:b.bottom, b.left:b.right].astype(int) - background) > _MARK_CONTRAST
     h, w = ink.shape
-    if not 0.15 < ink.mean() < 0.5:
+    if not 0.15 < ink.mean() < max_ink:
         return False
 
     def inked(x: float, y: float) -> bool:
