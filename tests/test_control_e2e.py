@@ -440,3 +440,20 @@ def test_display_started_after_import_is_used(xvfb: str, tmp_path: Path) -> None
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           text=True, timeout=60, cwd=Path(__file__).resolve().parents[1])
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr
+
+
+def test_the_clipboard_says_nothing_when_its_virtual_display_stops(tmp_path: Path) -> None:
+    # The demo ended with "X connection to :0 broken": pyperclip's xclip, still serving the
+    # pasted text, wrote it into the user's terminal when the demo's Xvfb was stopped.
+    script = textwrap.dedent("""
+        from gui_agent.control import clipboard
+        from gui_agent.display import VirtualDisplay
+        with VirtualDisplay(size=(320, 200)):
+            clipboard.copy("Zoë — 東京")
+            assert clipboard.paste() == "Zoë — 東京", clipboard.paste()
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    time.sleep(0.5)   # xclip notices the server has gone at once
+    assert "X connection" not in done.stderr + done.stdout

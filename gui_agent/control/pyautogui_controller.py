@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 from ..display import no_display_message
 from ..errors import ControlError, DisplayError, GuiAgentError
 from ..geometry import Point
+from . import clipboard
 from .base import (
     FailSafeTriggered,
     MouseButton,
@@ -218,26 +219,24 @@ class PyAutoGuiController:
                 g.write(text, interval=self.type_interval, _pause=False)
 
     def _paste(self, g: Any, text: str) -> None:
-        import pyperclip
-
         previous: str | None = None
         if self.restore_clipboard:
             try:
-                previous = pyperclip.paste()
-            except pyperclip.PyperclipException as exc:
+                previous = clipboard.paste()
+            except ControlError as exc:
                 log.debug("cannot read the clipboard to restore it later: %s", exc)
         try:
-            pyperclip.copy(text)
-        except pyperclip.PyperclipException as exc:
+            clipboard.copy(text)
+        except ControlError as exc:
             raise ControlError(f"cannot put text on the clipboard to type non-ASCII characters: "
-                               f"{exc}. On Linux install xclip (apt-get install xclip)") from exc
+                               f"{exc}") from exc
         g.hotkey("command" if is_mac(self.platform) else "ctrl", "v", _pause=False)
         if previous is None:
             return
         time.sleep(self.clipboard_settle_s)  # the app reads the clipboard asynchronously
         try:
-            pyperclip.copy(previous)
-        except pyperclip.PyperclipException as exc:
+            clipboard.copy(previous)
+        except ControlError as exc:
             log.warning("could not restore the previous clipboard: %s", exc)
 
     def press(self, key: str, presses: int = 1) -> None:
