@@ -7,12 +7,13 @@ the click marker drawn on them, so crops are never cut from those).
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable
 
 from PIL import Image
 
 from ..geometry import Box
-from ..parsing.elements import Element
+from ..parsing.elements import Element, ElementKind
 
 ANCHOR_MARGIN = 4          # pixels of surroundings kept around the element
 MAX_CROP_SIDE = 400        # a bigger element (a text area) is anchored by its top-left part
@@ -28,11 +29,28 @@ def crop_around(image: Image.Image, box: Box, margin: int = ANCHOR_MARGIN) -> Im
     return image.crop((left, top, max(right, left + 1), max(bottom, top + 1))).convert("RGB")
 
 
+def fixed_texts(elements: Iterable[Element]) -> list[Element]:
+    """Elements whose text a replay can expect again where it was: not a field's or a drop-down's
+    value (it changes, and it sits at the left of a box whose centre is elsewhere), not dots,
+    not a text shown more than once (three "Edit" buttons locate nothing)."""
+    elements = list(elements)
+    counts = Counter(_norm(e.text or "") for e in elements)
+    return [e for e in elements
+            if e.kind not in (ElementKind.TEXT_FIELD, ElementKind.COMBO)
+            and any(c.isalnum() for c in e.text or "") and counts[_norm(e.text or "")] == 1]
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
 def landmarks_for(elements: Iterable[Element], box: Box, k: int = 3) -> tuple[tuple[str, int, int], ...]:
-    """Up to ``k`` texts near the element: (text, dx, dy) from the text's centre to the element's."""
+    """Up to ``k`` texts near the element: (text, dx, dy) from the text's centre to the element's.
+
+    Only :func:`fixed_texts` count."""
     cx, cy = box.center.x, box.center.y
     near: list[tuple[float, str, int, int]] = []
-    for el in elements:
+    for el in fixed_texts(elements):
         text = (el.text or "").strip()
         if not text or len(text) > 40:
             continue

@@ -78,6 +78,8 @@ class ScreenParser:
         crop = rgb[inner.top:inner.bottom, inner.left:inner.right].astype(np.int16)
         background = np.median(crop.reshape(-1, 3), axis=0)
         ink = np.abs(crop - background).max(axis=2) > 60
+        for y in np.flatnonzero(_longest_runs(ink) >= 0.8 * ink.shape[1]):
+            crop[y], ink[y] = background, False           # a border line crossing the region
         rows = ink.mean(axis=1)
         top, bottom, left, right = 0, ink.shape[0], 0, ink.shape[1]
         while top < bottom and rows[top] > 0.5:           # top and bottom border lines
@@ -236,6 +238,18 @@ def _grow_over_lines(regions: list[Box], lines: tuple[TextLine, ...], w: int, h:
                 merged.append(r)
         regions = merged
     return regions
+
+
+def _longest_runs(mask: np.ndarray) -> np.ndarray:
+    """Per row of a boolean mask, the length of its longest run of True."""
+    padded = np.zeros((mask.shape[0], mask.shape[1] + 2), np.int8)
+    padded[:, 1:-1] = mask
+    out = np.zeros(mask.shape[0], int)
+    for y, row in enumerate(np.diff(padded, axis=1)):
+        starts, ends = np.flatnonzero(row == 1), np.flatnonzero(row == -1)
+        if starts.size:
+            out[y] = int((ends - starts).max())
+    return out
 
 
 def _union(a: Box, b: Box) -> Box:

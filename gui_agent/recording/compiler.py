@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections import Counter
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from pathlib import Path
@@ -27,9 +26,9 @@ from PIL import Image
 from ..actions import Click, Drag, Hotkey, Scroll, Type, format_action
 from ..errors import ConfigError, ControlError
 from ..geometry import Box, Point
-from ..memory.anchors import crop_around, landmarks_for
+from ..memory.anchors import crop_around, fixed_texts, landmarks_for
 from ..memory.models import Skill, SkillParameter, SkillStep
-from ..parsing.elements import Element, ElementKind, ScreenParse
+from ..parsing.elements import Element, ScreenParse
 from ..screen.observation import Observation
 from .demo_folder import Demonstration, load_demo
 from .events import DemoEvent
@@ -124,11 +123,7 @@ class DemoCompiler:
     def _fixed_texts(self, parsed: ScreenParse) -> list[Element]:
         """Elements whose text a replay can expect again, and find: not a field's content, not a
         typed value, not dots, not a text shown more than once (three "Edit" buttons locate nothing)."""
-        counts = Counter(_norm(e.text or "") for e in parsed.elements)
-        return [e for e in parsed.elements
-                if e.kind not in (ElementKind.TEXT_FIELD, ElementKind.COMBO)
-                and any(c.isalnum() for c in e.text or "") and not self._has_value(e.text)
-                and counts[_norm(e.text or "")] == 1]
+        return [e for e in fixed_texts(parsed.elements) if not self._has_value(e.text)]
 
     # -- parameters ------------------------------------------------------------------
     def parameter(self, event: DemoEvent, label: str | None) -> str:

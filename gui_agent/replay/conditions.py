@@ -15,6 +15,7 @@ from typing import Any
 
 from ..errors import AmbiguousTarget, GroundingError
 from ..geometry import Box
+from ..grounding.matching import ocr_fold
 from ..screen.observation import Observation
 from ..verify import frames_equal
 
@@ -61,6 +62,14 @@ class Waiter:
 def words_of(text: str) -> list[str]:
     """The words of ``text`` that OCR reads reliably (letters and digits, two or more)."""
     return [w for w in re.findall(r"[^\W_]+", text.casefold()) if len(w) >= 2]
+
+
+def reads_as(text: str, read: str) -> bool:
+    """Whether an OCR ``read`` of a small region holds ``text``: letters and digits only, the
+    spaces between words ignored (a tight crop reads "Log in" as "Login") and the glyphs OCR
+    confuses folded together ("l"/"I", "0"/"O")."""
+    wanted = ocr_fold(" ".join(words_of(text)))
+    return bool(wanted) and wanted in ocr_fold(read)
 
 
 def text_visible(resolve: Callable[[str, Observation], Any], text: str, obs: Observation,

@@ -25,7 +25,7 @@ from ..parsing.elements import Element
 from ..screen.observation import Observation
 from ..verify import frame_digest
 from . import landmarks as landmark_rung
-from .conditions import shifted, words_of
+from .conditions import reads_as, shifted
 
 log = logging.getLogger(__name__)
 
@@ -223,8 +223,9 @@ class Rungs:
             if region.width < 8 or region.height < 8:
                 return False
             self.calls["landmark_reads"] += 1
-            wanted, got = words_of(text), set(words_of(read(obs.image, region) or ""))
-            if not wanted or not all(word in got for word in wanted):
+            got = read(obs.image, region) or ""
+            if not reads_as(text, got):
+                log.debug("landmark %r not read at %s (read %r)", text, region.corners, got)
                 return False
             agree += 1
         return agree > 0

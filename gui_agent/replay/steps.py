@@ -183,6 +183,7 @@ class StepExecution:
                 try:
                     got = run.rungs.template(obs, a, run.drift.shift, a.expected)
                 except GroundingError as exc:
+                    log.debug("%s: the template rungs failed: %s", a.expected, exc)
                     miss.add("template", exc)
             if got is None and lower:
                 got = run.rungs.lower(obs, a, run.drift, miss)
