@@ -143,3 +143,28 @@ def test_a_captionless_face_with_a_bold_cross_is_a_close_button():
     grounder._cache = [(obs.image, ScreenParse(tuple(elements), *img.size))]
     found = GroundingLadder([grounder]).resolve('"x"', obs)
     assert Box(150, 162, 39, 39).contains(found.point)
+
+
+def test_a_squarish_face_with_a_two_line_caption_is_a_button_however_tall_its_text_boxes():
+    # MiniWoB click-test: "Click Me!" wrapped on a 75 px face; detection drew the caption's
+    # boxes 7 px below the face's top (one read earlier it drew them 9 px below), and the face
+    # was taken for a text area whose lines start at the top: "the button" was not found.
+    import numpy as np
+    from PIL import Image, ImageDraw, ImageFont
+
+    from gui_agent.parsing.elements import ElementKind
+    from gui_agent.parsing.fusion import fuse
+    from gui_agent.parsing.ocr import TextLine
+    from gui_agent.parsing.widgets import detect_widgets
+
+    img = Image.new("RGB", (330, 420), "white")
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle([58, 286, 131, 358], radius=4, fill=(239, 239, 239), outline=(118, 118, 118), width=2)
+    big = ImageFont.truetype("/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf", 26)
+    d.text((75, 290), "Click", fill="black", font=big)
+    d.text((75, 321), "Me!", fill="black", font=big)
+    rgb = np.asarray(img)
+    for top in (291, 293):
+        lines = [TextLine("Click", Box(71, top, 59, 32), 0.99), TextLine("Me!", Box(71, 324, 53, 30), 0.99)]
+        buttons = [e for e in fuse(lines, detect_widgets(rgb), rgb) if e.kind == ElementKind.BUTTON]
+        assert [b.text for b in buttons] == ["Click Me!"], top

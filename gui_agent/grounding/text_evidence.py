@@ -14,6 +14,7 @@ grounder weighs a match by these, from the text and the pixels only:
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..geometry import Box
@@ -21,15 +22,23 @@ from ..parsing.elements import ElementKind
 
 PROSE_STEP = 0.03          # per word of the line outside the match
 PROSE_FLOOR = 0.8          # a word in a long sentence keeps at least this share
-MENTION_FACTOR = 0.6       # a quoted mention of the name is rarely the thing to act on
+# A quoted mention of a name is text about the target ('click on the file named "Ann"'),
+# not the target: below the ladder's threshold even as a perfect match, so it never decides a
+# step by itself (an offline worker then explores collapsed nodes for the real one).
+MENTION_FACTOR = 0.45
 _OPEN_QUOTES = "\"\u201c\u201d\u201e\u00ab\u00bb`'\u2018\u2019"
 _CLOSE_QUOTES = "\"\u201c\u201d\u00ab\u00bb`"   # a closing ' may be an apostrophe ("users'")
 _TRAILING = ".,;:!?)]"
+_WORD_RE = re.compile(r"[^\W_]+")
 
 
 def prose_factor(text: str, start: int, end: int) -> float:
-    """Share of a partial match's score kept for the other words of its line."""
-    extra = len(text.split()) - len(text[start:end].split())
+    """Share of a partial match's score kept for the other words of its line.
+
+    Words are runs of letters and digits, so a line OCR read without its spaces
+    ("SelectT5,OyS7nO,GgnkT") still counts all of them.
+    """
+    extra = len(_WORD_RE.findall(text)) - len(_WORD_RE.findall(text[start:end]))
     return max(PROSE_FLOOR, 1.0 - PROSE_STEP * max(0, extra))
 
 

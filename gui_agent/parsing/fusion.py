@@ -354,10 +354,30 @@ def _tall_face(gray: np.ndarray, box: Box, texts: list[Box]) -> bool:
         return False
     if not _ink_centred(gray, box) and box.width > 1.6 * box.height:
         return False   # (a squarish face is a button even when its caption overflows a side)
-    top = min(t.top for t in texts) - box.top
-    bottom = box.bottom - max(t.bottom for t in texts)
+    # the margins of the caption's ink, not of the text boxes: detection draws those a few
+    # pixels beyond the glyphs, by an amount that varies from one read to the next
+    rows = _ink_rows(gray, box)
+    top, bottom = (rows[0] - box.top, box.bottom - 1 - rows[1]) if rows else (
+        min(t.top for t in texts) - box.top, box.bottom - max(t.bottom for t in texts))
     return top >= 8 and abs(top - bottom) <= max(6.0, 0.25 * (top + bottom)) \
         and not _text_at_left(box, texts)
+
+
+def _ink_rows(gray: np.ndarray, box: Box) -> tuple[int, int] | None:
+    """The first and last rows (image rows) with ink inside a bordered box: its border, and the
+    rounded corners next to it, left out."""
+    side = 8
+    patch = gray[box.top:box.bottom, box.left + side:box.right - side]
+    if patch.size == 0:
+        return None
+    ink = np.abs(patch.astype(np.int16) - np.median(patch)) > _INK
+    fill = ink.mean(axis=1)
+    inner = np.flatnonzero(fill < 0.8)            # a row inked across is the top or bottom border
+    if inner.size < 3:
+        return None
+    first_inner, last_inner = int(inner[0]), int(inner[-1])
+    rows = [y for y in range(first_inner, last_inner + 1) if 0 < fill[y] < 0.8]
+    return (box.top + rows[0], box.top + rows[-1]) if rows else None
 
 
 def _mark_tabs(elements: list[Element], rgb: np.ndarray) -> list[Element]:

@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 _INK_CONTRAST = 40      # grey levels between text and its background
 _MIN_TEXT_SCORE = 0.5   # rapidocr's own default for dropping garbage reads
 _REC_HEIGHT = 48        # PP-OCRv4's recogniser input height
+_DET_FRAME = 16         # px of edge pixels framing every crop given to the detector
 
 
 @dataclass(frozen=True)
@@ -167,8 +168,6 @@ class OcrEngine:
         return out
 
     def recognize_boxes(self, bgr: np.ndarray, boxes: list[Box]) -> list[TextLine]:
-        # a little air above and below: on a crop cut tight to the glyphs the recogniser drops
-        # the spaces between words (measured: "Crasvitaenunc." -> "Cras vitae nunc.")
         crops = [_with_air(bgr, b) for b in boxes]
         reads = self.recognize(crops)
         return [
@@ -207,6 +206,13 @@ class OcrEngine:
         return out
 
     def _detect_crop(self, crop: np.ndarray, scale: float) -> list[Box]:
+        """Text boxes of ``crop`` (crop pixels), detected at ``scale``.
+
+        The crop is framed by ``_DET_FRAME`` px of its own edge pixels all round (then padded to
+        a multiple of 32): the network reads text hard against an image border badly (the "L"
+        of a line starting 4 px from a crop's left edge was missed), and its own background
+        around the text gives it what the full screen would.
+        """
         import cv2
 
         self.detect_calls += 1
@@ -214,21 +220,19 @@ class OcrEngine:
         h, w = crop.shape[:2]
         sh, sw = max(1, round(h * scale)), max(1, round(w * scale))
         small = crop if (sh, sw) == (h, w) else cv2.resize(crop, (sw, sh), interpolation=cv2.INTER_AREA)
-        ph, pw = -sh % 32 or 0, -sw % 32 or 0
-        if sh + ph < 32:
-            ph = 32 - sh
-        if sw + pw < 32:
-            pw = 32 - sw
-        if ph or pw:
-            small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
-        x = (small.astype(np.float32) * (2 / 255.0) - 1.0).transpose(2, 0, 1)[None]
+        m = _DET_FRAME
+        ph, pw = -(sh + 2 * m) % 32, -(sw + 2 * m) % 32
+        framed = cv2.copyMakeBorder(small, m, m + ph, m, m + pw, cv2.BORDER_REPLICATE)
+        x = (framed.astype(np.float32) * (2 / 255.0) - 1.0).transpose(2, 0, 1)[None]
         pred = det.infer(x)[0]
-        # postprocess maps the prediction onto the given shape: the padded frame in crop pixels
-        polys, _scores = det.postprocess_op(pred, ((sh + ph) / scale, (sw + pw) / scale))
+        # postprocess maps the prediction onto the given shape: the framed image in crop pixels
+        fh, fw = framed.shape[:2]
+        polys, _scores = det.postprocess_op(pred, (fh / scale, fw / scale))
+        offset = m / scale
         boxes = []
         for poly in polys:
-            x0, y0 = np.floor(poly.min(axis=0))
-            x1, y1 = np.ceil(poly.max(axis=0))
+            x0, y0 = np.floor(poly.min(axis=0) - offset)
+            x1, y1 = np.ceil(poly.max(axis=0) - offset)
             b = Box.from_corners(max(0, x0), max(0, y0), min(w, x1), min(h, y1))
             if b.width > 3 and b.height > 3:
                 boxes.append(b)
@@ -276,8 +280,13 @@ def _rec_input(crop: np.ndarray, width: int) -> np.ndarray:
 
 
 def _with_air(bgr: np.ndarray, box: Box) -> np.ndarray:
-    """The crop of ``box``; when glyphs touch its top or bottom, grown by up to ~15 % of its
-    height over blank rows (3 px at least; not over a border or the next line, which confuse it more)."""
+    """The crop of ``box`` with blank rows above and below its glyphs: ~15 % of its height each
+    side (3 px at least), taken from the frame's blank rows beyond the box where the box has
+    too few (never over a border or the next line, which confuse the recogniser more).
+
+    On a crop cut tight to the glyphs the recogniser drops the spaces between words
+    ("Crasvitaenunc." for "Cras vitae nunc.").
+    """
     pad = max(3, round(0.15 * box.height))
     h = bgr.shape[0]
 
@@ -285,14 +294,16 @@ def _with_air(bgr: np.ndarray, box: Box) -> np.ndarray:
         row = bgr[y, box.left:box.right]
         return row.size > 0 and int(row.max()) - int(row.min()) < 40
 
-    if blank(box.top) and blank(box.bottom - 1):
-        return bgr[box.top:box.bottom, box.left:box.right]   # there is air already
+    inked = [y for y in range(box.top, box.bottom) if not blank(y)]
+    if not inked:
+        return bgr[box.top:box.bottom, box.left:box.right]
+    above, below = inked[0] - box.top, box.bottom - 1 - inked[-1]
     top = box.top
-    while top > max(0, box.top - pad) and blank(top - 1):
-        top -= 1
+    while above < pad and top > 0 and blank(top - 1):
+        top, above = top - 1, above + 1
     bottom = box.bottom
-    while bottom < min(h, box.bottom + pad) and blank(bottom):
-        bottom += 1
+    while below < pad and bottom < h and blank(bottom):
+        bottom, below = bottom + 1, below + 1
     return bgr[top:bottom, box.left:box.right]
 
 
@@ -310,7 +321,10 @@ def _split_at_gaps(crop: np.ndarray, box: Box) -> list[Box]:
     border = np.concatenate([gray[0], gray[-1], gray[:, 0], gray[:, -1]])
     ink = np.abs(gray - np.median(border)) > _INK_CONTRAST
     col_fill = ink.mean(axis=0)
-    cols = (col_fill > 0) & (col_fill < 0.8)   # a full-height column is a widget border, not text
+    # a column inked from the top rows to the bottom rows is a widget border, not text; a letter's
+    # stem ("L", "I") may fill most of a tight box's height but leaves its top or bottom blank
+    is_border = (col_fill >= 0.8) & ink[:2].any(axis=0) & ink[-2:].any(axis=0)
+    cols = (col_fill > 0) & ~is_border
     if not cols.any():
         return [box]
     # a word space is up to ~0.7 em in monospaced fonts; two labels lie further apart than that
@@ -318,7 +332,6 @@ def _split_at_gaps(crop: np.ndarray, box: Box) -> list[Box]:
     min_gap = max(10, round(1.2 * (rows[-1] - rows[0] + 1)))
     xs = np.flatnonzero(cols)
     first, last = int(xs[0]), int(xs[-1])
-    is_border = col_fill >= 0.8
     parts: list[tuple[int, int]] = []
     start, run, fenced = first, 0, False
     for x in range(first, last + 1):
