@@ -30,15 +30,12 @@ from .fusion import cut_boxes_at_indicators, fuse
 from .ocr import OcrEngine, TextLine
 from .ocr_cache import crop_key
 from .reading_order import reading_order
-from .text_regions import merge_overlapping
 from .widgets import detect_widgets
 
 log = logging.getLogger(__name__)
 
 _TILE = 16
 _LONE_TEXT_WIDTH = 320   # a field's value read alone: the recogniser's trained strip width
-_EDGE_TOUCH = 2          # px: a text box this close to a changed region's edge may go on past it
-_MAX_GROWTH = 3          # times a changed region is grown over text that runs past it
 
 
 @dataclass(frozen=True)
@@ -157,8 +154,8 @@ class ScreenParser:
             boxes = self.ocr.detect(bgr)
             self.last_regions = [Box(0, 0, w, h)]
         else:
-            boxes, regions = self._detect_whole_lines(bgr, regions)
             kept = [ln for ln in self._prev.lines if not any(ln.box.intersection(r) for r in regions)]
+            boxes = [b for r in regions for b in self.ocr.detect(bgr, r)]
             self.last_regions = regions
         timings["detect"] = time.perf_counter() - t
 
@@ -186,24 +183,6 @@ class ScreenParser:
         self.last_timings = timings
         log.debug("parsed %dx%d in %.3fs: %s", w, h, timings["total"], timings)
         return parsed
-
-    def _detect_whole_lines(self, bgr: np.ndarray, regions: list[Box]) -> tuple[list[Box], list[Box]]:
-        """Text boxes in the changed regions, each region grown until no text runs past its edge.
-
-        A region is where pixels changed; a line's first letter may be the same as the one it
-        replaced ("Lorem" -> "Lectus"), so the region starts after it and detection reads
-        "ectus". A box that reaches a region's edge (inside the frame) grows the region past it
-        by a few text heights and the detection is redone, up to a few times.
-        """
-        h, w = bgr.shape[:2]
-        boxes: list[Box] = []
-        for _ in range(_MAX_GROWTH):
-            boxes = [b for r in regions for b in self.ocr.detect(bgr, r)]
-            grown = [_past_cut_text(r, [b for b in boxes if r.contains(b.center)], w, h) for r in regions]
-            if grown == regions:
-                break
-            regions = _grow_over_lines(merge_overlapping(grown), self._prev.lines if self._prev else (), w, h)
-        return boxes, regions
 
     def _changed_regions(self, rgb: np.ndarray) -> list[Box] | None:
         """Padded, merged regions that differ from the previous frame; None = parse everything."""
@@ -259,22 +238,6 @@ def _grow_over_lines(regions: list[Box], lines: tuple[TextLine, ...], w: int, h:
                 merged.append(r)
         regions = merged
     return regions
-
-
-def _past_cut_text(region: Box, boxes: list[Box], w: int, h: int) -> Box:
-    """``region`` grown past each of its edges that a text box reaches (inside the frame)."""
-    left, top, right, bottom = region.left, region.top, region.right, region.bottom
-    for b in boxes:
-        reach = 3 * max(8, b.height)
-        if b.left <= region.left + _EDGE_TOUCH and region.left > 0:
-            left = min(left, max(0, region.left - reach))
-        if b.right >= region.right - _EDGE_TOUCH and region.right < w:
-            right = max(right, min(w, region.right + reach))
-        if b.top <= region.top + _EDGE_TOUCH and region.top > 0:
-            top = min(top, max(0, region.top - b.height))
-        if b.bottom >= region.bottom - _EDGE_TOUCH and region.bottom < h:
-            bottom = max(bottom, min(h, region.bottom + b.height))
-    return Box.from_corners(left, top, right, bottom)
 
 
 def _longest_runs(mask: np.ndarray) -> np.ndarray:
