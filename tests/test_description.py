@@ -28,6 +28,8 @@ def test_text_and_roles(text, expected, kinds, quoted):
     ("the last button", -1, {K.BUTTON}),
     ("the first link", 1, {K.LINK}),
     ("the second to last button", -2, {K.BUTTON}),
+    ("the 1st input textbox", 1, {K.TEXT_FIELD}),     # MiniWoB focus-text-2: "input" was a name
+    ("the 3rd input box", 3, {K.TEXT_FIELD}),
 ])
 def test_ordinals(text, ordinal, kinds):
     q = parse_description(text)

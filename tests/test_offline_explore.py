@@ -82,3 +82,53 @@ def test_only_a_lone_click_on_a_quoted_name_explores():
     out = _drive("click the submit button", [(False, "could not find 'the submit button' on the screen")])
     assert out[-1].startswith("click('the submit button') failed: could not find")
     assert isinstance(EXPAND_CLICK, Click)
+
+
+TAB_TASK = 'Switch between the tabs to find and click on the link "nibh".'
+
+
+def test_a_search_clause_tells_what_to_open_one_by_one():
+    # MiniWoB click-tab-2 / click-collapsible-2: 'switch between the tabs' and 'expand the
+    # sections below' are how to look for the link, not steps: the link's click carries them.
+    plans = {task: [(s.instruction, s.reveal) for s in OfflineManager().plan(task)] for task in (
+        TAB_TASK, 'Expand the sections below, to find and click on the link "massa".',
+        'Expand the section below and click submit.')}
+    assert plans[TAB_TASK] == [('click on the link "nibh"', "tab")]
+    assert plans['Expand the sections below, to find and click on the link "massa".'] == [
+        ('click on the link "massa"', "section")]
+    # a singular is a step of its own, and so is a task with no quoted name to look for
+    assert plans['Expand the section below and click submit.'] == [
+        ("Expand the section below", None), ("click submit", None)]
+
+
+def test_the_tabs_are_opened_in_turn_until_the_name_shows():
+    link_missing = "could not find 'the link \"nibh\"' on the screen: ocr best was nothing"
+    worker, sub = OfflineWorker(), OfflineManager().plan(TAB_TASK)[0]
+    history: list[StepRecord] = []
+    asked = []
+    results = iter([(False, link_missing), (True, ""), (False, link_missing), (True, ""), (True, "")])
+    while True:
+        action = worker.next_action(sub, OBS, history)
+        asked.append(str(action))
+        if isinstance(action, Done | Fail):
+            break
+        ok, note = next(results)
+        history.append(StepRecord(action, 0, ok, note))
+    assert asked == ["click('the link \"nibh\"')", "click('the 1st tab')", "click('the link \"nibh\"')",
+                     "click('the 2nd tab')", "click('the link \"nibh\"')", "done()"]
+
+
+def test_no_more_tabs_fails_saying_what_was_opened():
+    link_missing = "could not find 'the link \"nibh\"' on the screen: ocr best was nothing"
+    worker, sub = OfflineWorker(), OfflineManager().plan(TAB_TASK)[0]
+    history: list[StepRecord] = []
+    outcomes = iter([(False, link_missing), (True, ""), (False, link_missing),
+                     (False, "could not find 'the 2nd tab' on the screen")])
+    while True:
+        action = worker.next_action(sub, OBS, history)
+        if isinstance(action, Done | Fail):
+            break
+        ok, note = next(outcomes)
+        history.append(StepRecord(action, 0, ok, note))
+    assert isinstance(action, Fail)
+    assert "even after opening each of the tabs (1 opened)" in action.reason

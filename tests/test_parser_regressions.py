@@ -168,3 +168,27 @@ def test_a_squarish_face_with_a_two_line_caption_is_a_button_however_tall_its_te
         lines = [TextLine("Click", Box(71, top, 59, 32), 0.99), TextLine("Me!", Box(71, 324, 53, 30), 0.99)]
         buttons = [e for e in fuse(lines, detect_widgets(rgb), rgb) if e.kind == ElementKind.BUTTON]
         assert [b.text for b in buttons] == ["Click Me!"], top
+
+
+def test_a_selected_tab_filled_with_colour_is_a_tab_not_a_title_bar():
+    # MiniWoB click-tab-2: the selected tab, blue with a white caption, was dropped as a
+    # coloured title bar; its neighbours were then no longer side by side and no tab was found.
+    import numpy as np
+    from PIL import Image, ImageDraw, ImageFont
+
+    from gui_agent.parsing.elements import ElementKind
+    from gui_agent.parsing.screen_parser import ScreenParser
+
+    font = ImageFont.truetype("/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf", 20)
+    img = Image.new("RGB", (330, 420), "white")
+    d = ImageDraw.Draw(img)
+    d.rectangle([4, 104, 315, 165], fill=(233, 233, 233), outline=(200, 200, 200))
+    for i, (x, selected) in enumerate(((12, False), (98, True), (188, False))):
+        fill, ink = ((0, 122, 255), "white") if selected else ((246, 246, 246), (51, 51, 51))
+        box = [x, 112, x + 85, 165] if selected else [x, 114, x + 83, 163]
+        d.rounded_rectangle(box, radius=4, fill=fill, outline=(190, 190, 190), width=2)
+        d.text((x + 12, 127), f"Tab #{i + 1}", fill=ink, font=font)
+    d.rectangle([0, 0, 329, 99], fill=(255, 255, 0))
+    parse = ScreenParser(incremental=False).parse(np.asarray(img))
+    tabs = [e.text for e in parse.elements if e.kind == ElementKind.TAB]
+    assert tabs == ["Tab #1", "Tab #2", "Tab #3"]

@@ -18,6 +18,11 @@ from ..parsing.elements import ElementKind
 K = ElementKind
 # Role phrases, longest first so that "text field" wins over "text" and "field".
 ROLE_WORDS: dict[str, frozenset[ElementKind]] = {
+    "input text field": frozenset({K.TEXT_FIELD}),
+    "input text box": frozenset({K.TEXT_FIELD}),
+    "input textbox": frozenset({K.TEXT_FIELD}),
+    "input field": frozenset({K.TEXT_FIELD}),
+    "input box": frozenset({K.TEXT_FIELD}),
     "radio button": frozenset({K.RADIO}),
     "check box": frozenset({K.CHECKBOX}),
     "tick box": frozenset({K.CHECKBOX}),
@@ -25,7 +30,6 @@ ROLE_WORDS: dict[str, frozenset[ElementKind]] = {
     "text field": frozenset({K.TEXT_FIELD}),
     "text box": frozenset({K.TEXT_FIELD}),
     "text input": frozenset({K.TEXT_FIELD}),
-    "input field": frozenset({K.TEXT_FIELD}),
     "edit box": frozenset({K.TEXT_FIELD}),
     "entry field": frozenset({K.TEXT_FIELD}),
     "combo box": frozenset({K.COMBO}),

@@ -49,7 +49,7 @@ def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
     widgets = [w for w in widgets if not any(w.box.iou(x.box) > 0.4 for x in expanders)]
     widgets, lines = untangle_indicators(widgets, lines, gray, reread)
     widgets = _drop_glyphs_in_fields(widgets, gray)
-    widgets = [w for w in widgets if not (w.kind == K.TEXT_FIELD and _is_frame(w, widgets, rgb))]
+    widgets = [w for w in widgets if not (w.kind == K.TEXT_FIELD and _is_frame(w, widgets, rgb, gray))]
     tall = [w for w in widgets if w.kind == K.TEXT_FIELD and w.box.height > TEXT_AREA_HEIGHT]
     faces = [w for w in tall if _tall_face(gray, w.box, [ln.box for ln in lines if w.box.contains(ln.box.center)])]
     areas = [w for w in tall if w not in faces]
@@ -250,9 +250,10 @@ def _stands_apart(gray: np.ndarray, box: Box) -> bool:
     return right >= _APART and left >= _APART
 
 
-def _is_frame(box: Element, widgets: list[Element], rgb: np.ndarray) -> bool:
+def _is_frame(box: Element, widgets: list[Element], rgb: np.ndarray, gray: np.ndarray) -> bool:
     """A bordered box that is no field: a bar along the screen's edge, a group frame around
-    other controls, or a coloured title bar (a field's inside is a neutral base colour)."""
+    other controls, or a coloured title bar (a field's inside is a neutral base colour; a
+    coloured face with its caption in the middle is a selected tab or a primary button)."""
     b = box.box
     H, W = rgb.shape[:2]
     if b.height <= TEXT_AREA_HEIGHT and (b.left <= 1 or b.right >= W - 1):
@@ -265,7 +266,7 @@ def _is_frame(box: Element, widgets: list[Element], rgb: np.ndarray) -> bool:
     if patch.size == 0:
         return False
     colour = np.median(patch, axis=0)
-    return float(colour.max() - colour.min()) > 60
+    return float(colour.max() - colour.min()) > 60 and not _ink_centred(gray, b)
 
 
 def _ink_centred(gray: np.ndarray, box: Box) -> bool:

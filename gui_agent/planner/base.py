@@ -24,6 +24,8 @@ class Subtask:
     instruction: str
     actions: tuple[Action, ...] = ()
     expect: str | None = None
+    reveal: str | None = None    # a kind of element to open one by one ("tab", "section") when
+                                 # the quoted target is not on the screen; None: collapsed nodes
 
 
 @dataclass(frozen=True)

@@ -9,12 +9,15 @@ reason (``replan`` returns an empty list).
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from ..actions import Action, Click, Done, Fail, Type, format_action
 from ..screen.observation import Observation
 from .base import Planner, StepRecord, Subtask
 from .instruction_parser import parse_instructions, wanted_state
+from .reveal import reveal_noun
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +67,40 @@ def explorable(subtask: Subtask) -> bool:
             and click.target.count('"') >= 2)
 
 
+def _with_reveals(subtasks: list[Subtask]) -> list[Subtask]:
+    """A search clause ('switch between the tabs') followed by a click on a quoted name becomes
+    that click, told what to open one by one while the name is not on the screen."""
+    out: list[Subtask] = []
+    for sub in subtasks:
+        noun = reveal_noun(out[-1].instruction) if out else None
+        if noun is not None and explorable(sub):
+            out[-1] = replace(sub, reveal=noun)
+        else:
+            out.append(sub)
+    return out
+
+
+def reveal_click(subtask: Subtask, opened: int) -> Click:
+    """The next thing to open while looking for the subtask's target: the ``opened + 1``-th
+    element of its ``reveal`` kind, or the first collapsed tree node."""
+    if subtask.reveal is None:
+        return EXPAND_CLICK
+    return Click(f"the {ordinal(opened + 1)} {subtask.reveal}")
+
+
+def is_reveal(subtask: Subtask, action: Action) -> bool:
+    """Whether ``action`` is one of the clicks that open what may hide the subtask's target."""
+    if action == EXPAND_CLICK:
+        return True
+    return (subtask.reveal is not None and isinstance(action, Click) and isinstance(action.target, str)
+            and re.fullmatch(rf"the \d+(?:st|nd|rd|th) {re.escape(subtask.reveal)}", action.target) is not None)
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 class OfflineManager:
     """Plans a task by reading it; keeps the last plan to answer ``replan``."""
 
@@ -74,7 +111,7 @@ class OfflineManager:
         self._retries: dict[int, int] = {}
 
     def plan(self, task: str, observation: Observation | None = None) -> list[Subtask]:
-        subtasks = [Subtask(p.text, p.actions, p.expect) for p in parse_instructions(task)]
+        subtasks = _with_reveals([Subtask(p.text, p.actions, p.expect) for p in parse_instructions(task)])
         self._task, self._plan, self._retries = task, subtasks, {}
         log.debug("offline plan for %r: %s", task, [s.instruction for s in subtasks])
         return list(subtasks)
@@ -135,7 +172,7 @@ class OfflineWorker:
         if subtask is not self._subtask or self._closed or len(history) < self._start:
             self._subtask, self._start, self._closed = subtask, len(history), False
         steps = list(history[self._start:])
-        expanded = [k for k, r in enumerate(steps) if r.ok and r.action == EXPAND_CLICK]
+        expanded = [k for k, r in enumerate(steps) if r.ok and is_reveal(subtask, r.action)]
         if expanded and explorable(subtask):
             steps = steps[expanded[-1] + 1:]      # after an expansion, the target is tried anew
         failed = next((r for r in reversed(steps) if not r.ok), None)
@@ -168,25 +205,31 @@ class OfflineWorker:
 
     def _after_failure(self, subtask: Subtask, failed: StepRecord, expansions: int,
                        missed: str) -> Action:
-        """Fail, unless a quoted name was not found: then the first collapsed tree node is
-        expanded (it may hide the name) and the name tried again, at most MAX_EXPANSIONS times."""
+        """Fail, unless a quoted name was not found: then the next thing that may hide it is
+        opened (the first collapsed tree node, or the subtask's next ``reveal`` element: a tab,
+        a section) and the name tried again, at most MAX_EXPANSIONS times."""
         why = failed.note or "it did not work"
         if not explorable(subtask):
             return self._close(Fail(f"{format_action(failed.action)} failed: {why}"))
         target = subtask.actions[0].target  # type: ignore[union-attr]
-        if failed.action == EXPAND_CLICK:
+        what = f"{subtask.reveal}s" if subtask.reveal else "collapsed nodes"
+        if is_reveal(subtask, failed.action):
             if expansions == 0:   # keep the grounder's own account of the miss
                 why = missed or f"could not find {target} on the screen"
-                return self._close(Fail(f"{why} (and no collapsed node was there to expand)"))
-            return self._close(Fail(f"could not find {target} on the screen, even after expanding "
-                                    f"every collapsed node ({expansions} expanded)"))
+                nothing = f"no {subtask.reveal} was there to open" if subtask.reveal else \
+                    "no collapsed node was there to expand"
+                return self._close(Fail(f"{why} (and {nothing})"))
+            every = f"opening each of the {what}" if subtask.reveal else "expanding every collapsed node"
+            return self._close(Fail(f"could not find {target} on the screen, even after {every} "
+                                    f"({expansions} {'opened' if subtask.reveal else 'expanded'})"))
         if not why.startswith(_NOT_FOUND):
             return self._close(Fail(f"{format_action(failed.action)} failed: {why}"))
         if expansions >= MAX_EXPANSIONS:
-            return self._close(Fail(f"could not find {target} on the screen after expanding "
-                                    f"{expansions} collapsed nodes"))
-        log.info("%s not found: expanding a collapsed node to look inside", target)
-        return EXPAND_CLICK
+            verb = "opening" if subtask.reveal else "expanding"
+            return self._close(Fail(f"could not find {target} on the screen after {verb} "
+                                    f"{expansions} {what}"))
+        log.info("%s not found: opening %s to look inside", target, what)
+        return reveal_click(subtask, expansions)
 
     def _close(self, action: Action) -> Action:
         self._closed = True

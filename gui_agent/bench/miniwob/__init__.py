@@ -50,7 +50,7 @@ def add_arguments(b: argparse.ArgumentParser) -> None:
                    help="parallel workers, each with its own Xvfb and chromium (default 1)")
     b.add_argument("--scale", type=int, default=2,
                    help="chromium device scale factor; 2 makes the tiny task area readable")
-    b.add_argument("--max-steps", type=int, default=12, help="agent steps per episode (default 12)")
+    b.add_argument("--max-steps", type=int, default=30, help="agent steps per episode (default 30, as for gui-agent run)")
     b.add_argument("--episode-seconds", type=float, default=60.0,
                    help="time limit per episode (default 60; MiniWoB's own default is 10)")
     b.add_argument("--display", type=int, help="first X display number to use (default: any free)")

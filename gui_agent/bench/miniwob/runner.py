@@ -44,7 +44,7 @@ class BenchConfig:
     seed: int = 0
     scale: int = 2
     workers: int = 1
-    max_steps: int = 12
+    max_steps: int = 30
     episode_seconds: float = 60.0
     out_dir: Path = Path("miniwob-bench")
     keep_runs: bool = False          # keep the agent's run folders of successful episodes too
