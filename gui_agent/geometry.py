@@ -67,6 +67,11 @@ class Box:
         union = self.area + other.area - inter
         return inter / union if union else 0.0
 
+    def union(self, other: Box) -> Box:
+        """The smallest box holding both."""
+        return Box.from_corners(min(self.left, other.left), min(self.top, other.top),
+                                max(self.right, other.right), max(self.bottom, other.bottom))
+
     def expand(self, margin: int) -> Box:
         return Box(self.left - margin, self.top - margin, self.width + 2 * margin, self.height + 2 * margin)
 

@@ -135,7 +135,7 @@ def cut_boxes_at_indicators(boxes: list[Box], widgets: list[Element], gray: np.n
             i = _grazing(wd.box, boxes)
             if i is None:
                 continue
-            parts = split_around(gray, wd.box, _union(boxes[i], wd.box))
+            parts = split_around(gray, wd.box, boxes[i].union(wd.box))
         if parts is not None:
             boxes[i:i + 1] = parts
     return boxes
@@ -148,11 +148,6 @@ def _grazing(box: Box, others: list[Box]) -> int | None:
                 o.left > box.left or o.right < box.right):
             return i
     return None
-
-
-def _union(a: Box, b: Box) -> Box:
-    return Box.from_corners(min(a.left, b.left), min(a.top, b.top),
-                            max(a.right, b.right), max(a.bottom, b.bottom))
 
 
 def _overlapping(box: Box, others: list[Box | None]) -> int | None:

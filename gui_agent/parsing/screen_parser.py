@@ -30,6 +30,7 @@ from .fusion import cut_boxes_at_indicators, fuse
 from .ocr import OcrEngine, TextLine
 from .ocr_cache import crop_key
 from .reading_order import reading_order
+from .text_regions import merge_overlapping
 from .widgets import detect_widgets
 
 log = logging.getLogger(__name__)
@@ -223,19 +224,12 @@ def _grow_over_lines(regions: list[Box], lines: tuple[TextLine, ...], w: int, h:
             for ln in lines:
                 if not r.intersection(ln.box):
                     continue
-                grown = _union(r, ln.box.expand(4)).clip(w, h)
+                grown = r.union(ln.box.expand(4)).clip(w, h)
                 if grown != r:  # compare after clipping, or a line at the edge never settles
                     regions[i] = r = grown
                     changed = True
-        merged: list[Box] = []
-        for r in regions:
-            for j, m in enumerate(merged):
-                if m.intersection(r):
-                    merged[j] = _union(m, r)
-                    changed = True
-                    break
-            else:
-                merged.append(r)
+        merged = merge_overlapping(regions)
+        changed = changed or len(merged) < len(regions)
         regions = merged
     return regions
 
@@ -250,10 +244,6 @@ def _longest_runs(mask: np.ndarray) -> np.ndarray:
         if starts.size:
             out[y] = int((ends - starts).max())
     return out
-
-
-def _union(a: Box, b: Box) -> Box:
-    return Box.from_corners(min(a.left, b.left), min(a.top, b.top), max(a.right, b.right), max(a.bottom, b.bottom))
 
 
 def _as_rgb(image) -> np.ndarray:

@@ -98,8 +98,7 @@ def merge_overlapping(boxes: list[Box]) -> list[Box]:
         for b in boxes:
             for i, m in enumerate(out):
                 if m.intersection(b):
-                    out[i] = Box.from_corners(min(m.left, b.left), min(m.top, b.top),
-                                              max(m.right, b.right), max(m.bottom, b.bottom))
+                    out[i] = m.union(b)
                     merged_any = True
                     break
             else:
