@@ -70,7 +70,8 @@ def measure_size(width: int, height: int, repeats: int) -> dict[str, dict[str, f
             unchanged: list[dict[str, float]] = []
             for _ in range(repeats):
                 for task in FIRST_VISIT_TASKS:
-                    _forget_screens(agent)   # step 2 then reads a screen never seen
+                    if agent.parser is not None:   # step 2 then reads a screen never seen
+                        agent.parser.reset(ocr_cache=True)
                     result = agent.run(task)
                     first += [s.timings for s in result.steps[1:2] if s.outcome == "ok"]
                 agent.run("press Escape")    # close what the last task left open
@@ -86,14 +87,6 @@ def measure_size(width: int, height: int, repeats: int) -> dict[str, dict[str, f
         raise ConfigError("the benchmark's steps failed; run `gui-agent demo` to see why")
     return {"new screen": _medians(first), "changing": _medians(changing),
             "unchanged": _medians(unchanged)}
-
-
-def _forget_screens(agent) -> None:
-    """Empty the screen parser's frame and OCR caches, as in a fresh `gui-agent run`."""
-    parser = agent.parser
-    if parser is not None:
-        parser.reset()
-        parser.ocr.cache.clear()
 
 
 def run_latency_bench(args: argparse.Namespace) -> int:

@@ -129,8 +129,7 @@ class Bench:
         counter: dict[str, int] = {}
         # Each task starts as a new `gui-agent run` would: nothing read before is cached (the OCR
         # models stay loaded, so their load time is left out of both modes).
-        self.parser.reset()
-        self.parser.ocr.cache.clear()
+        self.parser.reset(ocr_cache=True)
         parser = CountingParser(self.parser, counter)
         ladder, _ = default_ladder(parser)
         settings = Settings(safety="refuse", max_steps=25, max_seconds=120, runs_dir=self.out / "runs")

@@ -34,13 +34,14 @@ def fixed_texts(elements: Iterable[Element]) -> list[Element]:
     value (it changes, and it sits at the left of a box whose centre is elsewhere), not dots,
     not a text shown more than once (three "Edit" buttons locate nothing)."""
     elements = list(elements)
-    counts = Counter(_norm(e.text or "") for e in elements)
+    counts = Counter(folded_text(e.text or "") for e in elements)
     return [e for e in elements
             if e.kind not in (ElementKind.TEXT_FIELD, ElementKind.COMBO)
-            and any(c.isalnum() for c in e.text or "") and counts[_norm(e.text or "")] == 1]
+            and any(c.isalnum() for c in e.text or "") and counts[folded_text(e.text or "")] == 1]
 
 
-def _norm(text: str) -> str:
+def folded_text(text: str) -> str:
+    """A text compared regardless of letter case and spacing."""
     return " ".join(text.casefold().split())
 
 

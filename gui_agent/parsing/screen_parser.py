@@ -120,9 +120,13 @@ class ScreenParser:
         text = text.strip()
         return text if text and confidence >= self.ocr.min_confidence else None
 
-    def reset(self) -> None:
+    def reset(self, *, ocr_cache: bool = False) -> None:
+        """Forget the frames seen; with ``ocr_cache`` also every text read (a fresh start, as a
+        new `gui-agent run` makes, with the models still loaded)."""
         self._frames.clear()
         self._prev_rgb, self._prev = None, None
+        if ocr_cache:
+            self.ocr.cache.clear()
 
     def parse(self, image) -> ScreenParse:
         """Parse an Observation, a PIL image or an RGB array."""

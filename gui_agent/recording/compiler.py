@@ -26,7 +26,7 @@ from PIL import Image
 from ..actions import Click, Drag, Hotkey, Scroll, Type, format_action
 from ..errors import ConfigError, ControlError
 from ..geometry import Box, Point
-from ..memory.anchors import crop_around, fixed_texts, landmarks_for
+from ..memory.anchors import crop_around, fixed_texts, folded_text, landmarks_for
 from ..memory.models import Skill, SkillParameter, SkillStep
 from ..parsing.elements import Element, ScreenParse
 from ..screen.observation import Observation
@@ -212,12 +212,12 @@ class DemoCompiler:
         old, new = self.parse(before), self.parse(then)
         if old is None or new is None or before == then:
             return None
-        seen = {_norm(e.text) for e in old.elements if e.text}
+        seen = {folded_text(e.text) for e in old.elements if e.text}
         seen_words = {w for e in old.elements for w in _words(e.text or "")}
         found: list[tuple[int, int, str]] = []
         for e in new.elements:
             text = (e.text or "").strip()
-            if (not text or _norm(text) in seen or len(text) < 3 or len(text) > MAX_POST_TEXT
+            if (not text or folded_text(text) in seen or len(text) < 3 or len(text) > MAX_POST_TEXT
                     or not any(c.isalpha() for c in text) or self._has_value(text)
                     or set(_words(text)) <= seen_words):   # old words OCR grouped otherwise: nothing new
                 continue
@@ -284,10 +284,6 @@ def _phrase(action: Any) -> str:
     if isinstance(action, Scroll):
         return f"scroll {action.direction}" + (f" over {name(action.at)}" if action.at else "")
     return f"drag {name(action.source)} to {name(action.destination)}"
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.casefold().split())
 
 
 def _words(text: str) -> list[str]:
