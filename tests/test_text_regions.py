@@ -10,7 +10,7 @@ from test_widgets import font, render_form
 
 from gui_agent.geometry import Box
 from gui_agent.parsing.elements import ElementKind
-from gui_agent.parsing.fusion import cut_boxes_at_indicators
+from gui_agent.parsing.indicators import cut_boxes_at_indicators
 from gui_agent.parsing.ocr import OcrEngine, recognition_batches
 from gui_agent.parsing.text_regions import merge_overlapping, text_regions
 from gui_agent.parsing.widgets import detect_widgets

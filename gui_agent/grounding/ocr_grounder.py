@@ -16,7 +16,7 @@ from typing import Any
 
 from ..geometry import Box
 from ..parsing.elements import Element, ElementKind, ScreenParse
-from ..parsing.fusion import TEXT_AREA_HEIGHT
+from ..parsing.widgets import TEXT_AREA_HEIGHT
 from ..screen.observation import Observation
 from .candidate import Candidate
 from .description import LABELLED_KINDS, Relation, TargetQuery, parse_description

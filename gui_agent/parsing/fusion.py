@@ -1,37 +1,32 @@
 """Fusion of OCR text lines and detected widgets into typed elements.
 
-Two sources disagree in predictable ways, and each is untangled from pixels, not from words:
-- a round or square letter ("O", "o", "C", "D") looks like a radio or a check box to the widget
-  detector: a real indicator stands apart, with blank columns on both sides, a letter touches
-  its neighbours;
-- text detection reads an indicator and its label as one line ("O Red", "口Remember me"): the
-  line is cut after the indicator and its label re-read;
-- a bordered box with text is a button when the text's ink is centred, a field when it is not.
+Indicators are untangled from the lines around them first (:mod:`.indicators`); then a bordered
+box with text is a button when the text's ink is centred, a field when it is not; faces side by
+side make a tab bar; a field or a check box takes the label beside it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
 
 from ..geometry import Box
 from .elements import Element, ElementKind
+from .indicators import (
+    CLOSE_GLYPHS,
+    INK,
+    Reread,
+    drop_glyphs_in_fields,
+    untangle_indicators,
+)
 from .ocr import TextLine
 from .reading_order import same_row
 from .tree_glyphs import tree_expanders
-from .widgets import arrow_glyphs, is_cross
+from .widgets import TEXT_AREA_HEIGHT, arrow_glyphs, is_cross
 
 K = ElementKind
-CLOSE_GLYPHS = {"x", "X", "×", "✕", "✖", "⨯"}
 _CONTAINERS = (K.TEXT_FIELD, K.COMBO, K.BUTTON)
-_INDICATORS = (K.CHECKBOX, K.RADIO, K.CLOSE)
-_INK = 40            # grey levels between ink and its background
-TEXT_AREA_HEIGHT = 64   # px: a bordered text box taller than this holds several lines
-_APART = 3           # blank columns that separate a widget from the text beside it
-
-Reread = Callable[[list[Box]], list[TextLine]]
 
 
 def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
@@ -48,7 +43,7 @@ def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
     expanders = tree_expanders(gray)
     widgets = [w for w in widgets if not any(w.box.iou(x.box) > 0.4 for x in expanders)]
     widgets, lines = untangle_indicators(widgets, lines, gray, reread)
-    widgets = _drop_glyphs_in_fields(widgets, gray)
+    widgets = drop_glyphs_in_fields(widgets, gray)
     widgets = [w for w in widgets if not (w.kind == K.TEXT_FIELD and _is_frame(w, widgets, rgb, gray))]
     tall = [w for w in widgets if w.kind == K.TEXT_FIELD and w.box.height > TEXT_AREA_HEIGHT]
     faces = [w for w in tall if _tall_face(gray, w.box, [ln.box for ln in lines if w.box.contains(ln.box.center)])]
@@ -80,170 +75,7 @@ def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
     return out + expanders
 
 
-# -- indicators and the text around them ------------------------------------------------------
-
-def untangle_indicators(widgets: list[Element], lines: list[TextLine], gray: np.ndarray,
-                        reread: Reread | None = None) -> tuple[list[Element], list[TextLine]]:
-    """Drop indicators that are letters of a text line; cut indicators out of the lines that
-    swallowed them (re-reading what is left)."""
-    kept: list[Element] = []
-    lines = list(lines)
-    to_read: list[Box] = []
-    fallback: list[TextLine] = []
-    for wd in widgets:
-        if wd.kind not in _INDICATORS:
-            kept.append(wd)
-            continue
-        i = _overlapping(wd.box, [ln.box if ln is not None else None for ln in lines])
-        if i is None:
-            kept.append(wd)
-            continue
-        ln = lines[i]
-        if wd.kind == K.CLOSE and ln.text.strip() in CLOSE_GLYPHS:
-            lines[i] = None          # the OCR read of the glyph itself
-            kept.append(wd)
-            continue
-        parts = split_around(gray, wd.box, ln.box)
-        if parts is None:
-            continue                 # a letter: no gap between it and its neighbours
-        kept.append(wd)
-        lines[i] = None
-        if reread is not None:
-            to_read += parts
-        else:
-            fallback += [_drop_glyph_token(ln, p) for p in parts]
-    lines = [ln for ln in lines if ln is not None]
-    if to_read:
-        lines += reread(to_read)
-    lines += [ln for ln in fallback if ln is not None and ln.text]
-    return kept, lines
-
-
-def cut_boxes_at_indicators(boxes: list[Box], widgets: list[Element], gray: np.ndarray) -> list[Box]:
-    """Text boxes with the indicators that stand apart cut out, before anything is recognised
-    (so that a toggled check box does not make its label line new pixels to read)."""
-    boxes = list(boxes)
-    for wd in widgets:
-        if wd.kind not in _INDICATORS:
-            continue
-        i = _overlapping(wd.box, boxes)
-        if i is not None:
-            parts = split_around(gray, wd.box, boxes[i])
-        else:
-            # a box that only grazes the indicator (detection drew it a few pixels too wide):
-            # cut the indicator's sliver off, or it is read as a "]" or "l" before the label
-            i = _grazing(wd.box, boxes)
-            if i is None:
-                continue
-            parts = split_around(gray, wd.box, boxes[i].union(wd.box))
-        if parts is not None:
-            boxes[i:i + 1] = parts
-    return boxes
-
-
-def _grazing(box: Box, others: list[Box]) -> int | None:
-    """Index of a box on the same row that overlaps ``box`` at one of its ends, or None."""
-    for i, o in enumerate(others):
-        if o.intersection(box) and box.top <= o.center.y <= box.bottom and (
-                o.left > box.left or o.right < box.right):
-            return i
-    return None
-
-
-def _overlapping(box: Box, others: list[Box | None]) -> int | None:
-    """Index of the box that covers most of ``box`` (at least 30 % of it), or None."""
-    best, best_area = None, 0.3 * box.area
-    for i, o in enumerate(others):
-        if o is not None and o.intersection(box) >= best_area:
-            best, best_area = i, o.intersection(box)
-    return best
-
-
-def split_around(gray: np.ndarray, indicator: Box, line: Box) -> list[Box] | None:
-    """The parts of ``line`` left and right of ``indicator`` when blank columns separate them
-    from it; None when the indicator touches its neighbours (it is a letter of the line)."""
-    rows = gray[indicator.top:indicator.bottom]
-    background = _line_background(gray, line)
-    right = _blank_run(rows, background, indicator.right + 1, min(gray.shape[1], line.right + 2), +1)
-    left = _blank_run(rows, background, indicator.left - 2, max(-1, line.left - 3), -1)
-    if right < _APART or left < _APART:
-        return None
-    if right < _APART + 2 and not _filled_apart(gray, indicator):
-        return None                # a narrow gap and the see-through inside of a letter "O"
-    parts = []
-    if right < line.right - indicator.right:       # text right of the indicator
-        start = indicator.right + 1 + right - 2
-        parts.append(Box(start, line.top, line.right - start, line.height))
-    if left < indicator.left - line.left - 1:        # text left of it
-        end = indicator.left + 1 - left
-        parts.append(Box(line.left, line.top, end - line.left, line.height))
-    return [p for p in parts if p.width >= 4]
-
-
-def _filled_apart(gray: np.ndarray, box: Box) -> bool:
-    """True when the inside of an outline has its own fill (an indicator's base colour), unlike
-    a letter's counter, which shows the background around it."""
-    outer = box.expand(3).clip(gray.shape[1], gray.shape[0])
-    around = gray[outer.top:outer.bottom, outer.left:outer.right]
-    inner = gray[box.top + 3:box.bottom - 3, box.left + 3:box.right - 3]
-    if inner.size == 0 or around.size == 0:
-        return False
-    rim = np.concatenate([around[0], around[-1], around[:, 0], around[:, -1]])
-    ring = np.concatenate([inner[0], inner[-1], inner[:, 0], inner[:, -1]])
-    return abs(float(np.median(ring)) - float(np.median(rim))) >= 3
-
-
-def _line_background(gray: np.ndarray, box: Box) -> float:
-    """The commonest shade around a line (a little outside it: OCR boxes may cut through a frame)."""
-    box = box.expand(2).clip(gray.shape[1], gray.shape[0])
-    patch = gray[box.top:box.bottom, box.left:box.right]
-    if patch.size == 0:
-        return 0.0
-    return float(np.median(np.concatenate([patch[0], patch[-1], patch[:, 0], patch[:, -1]])))
-
-
-def _blank_run(rows: np.ndarray, background: float, start: int, stop: int, step: int) -> int:
-    """Blank columns of ``rows`` from ``start`` towards ``stop`` (exclusive) before the first ink;
-    reaching ``stop`` counts as far apart."""
-    for run, x in enumerate(range(start, stop, step)):
-        if x < 0 or x >= rows.shape[1]:
-            break
-        if (np.abs(rows[:, x] - background) > _INK).any():
-            return run
-    return 99
-
-
-def _drop_glyph_token(ln: TextLine, part: Box) -> TextLine | None:
-    """Without re-reading: keep the words of ``ln`` that lie in ``part`` (the indicator was read
-    as a leading one-character token)."""
-    words = ln.text.split()
-    if part.left > ln.box.left and len(words) > 1 and (len(words[0]) == 1 or not words[0].isalnum()):
-        words = words[1:]
-    elif part.left <= ln.box.left:
-        return None   # text left of an indicator that OCR read with it: too unsure to split
-    return TextLine(" ".join(words), part, ln.confidence) if words else None
-
-
 # -- buttons, fields, tabs ----------------------------------------------------------------------
-
-def _drop_glyphs_in_fields(widgets: list[Element], gray: np.ndarray) -> list[Element]:
-    """Indicators inside a one-line field that touch the ink beside them are glyphs of its
-    value: the masked dots of a password and the caret after them look like a row of check
-    boxes, and a field holding check boxes would be taken for a group frame."""
-    fields = [w.box for w in widgets if w.kind == K.TEXT_FIELD and w.box.height <= TEXT_AREA_HEIGHT]
-    return [w for w in widgets if not (
-        w.kind in _INDICATORS and any(f.contains(w.box.center) and f.area > 2 * w.box.area for f in fields)
-        and not _stands_apart(gray, w.box))]
-
-
-def _stands_apart(gray: np.ndarray, box: Box) -> bool:
-    """Blank columns on both sides of ``box`` along its rows, as around a real indicator."""
-    rows = gray[box.top:box.bottom]
-    background = _line_background(gray, box.expand(3))
-    right = _blank_run(rows, background, box.right + 1, min(gray.shape[1], box.right + 2 + _APART), +1)
-    left = _blank_run(rows, background, box.left - 2, max(-1, box.left - 3 - _APART), -1)
-    return right >= _APART and left >= _APART
-
 
 def _is_frame(box: Element, widgets: list[Element], rgb: np.ndarray, gray: np.ndarray) -> bool:
     """A bordered box that is no field: a bar along the screen's edge, a group frame around
@@ -271,7 +103,7 @@ def _ink_centred(gray: np.ndarray, box: Box) -> bool:
     if patch.size == 0:
         return False
     background = float(np.median(patch))
-    cols = np.flatnonzero((np.abs(patch - background) > _INK).any(axis=0))
+    cols = np.flatnonzero((np.abs(patch - background) > INK).any(axis=0))
     if cols.size == 0:
         return False
     lgap, rgap = int(cols[0]), patch.shape[1] - 1 - int(cols[-1])
@@ -326,7 +158,7 @@ def _inner_ink(gray: np.ndarray, box: Box) -> Box | None:
     if inner.width < 5 or inner.height < 5:
         return None
     patch = gray[inner.top:inner.bottom, inner.left:inner.right].astype(np.int16)
-    ink = np.abs(patch - np.median(patch)) > _INK
+    ink = np.abs(patch - np.median(patch)) > INK
     if not ink.any():
         return None
     ys, xs = np.nonzero(ink)
@@ -366,7 +198,7 @@ def _ink_rows(gray: np.ndarray, box: Box) -> tuple[int, int] | None:
     patch = gray[box.top:box.bottom, box.left + side:box.right - side]
     if patch.size == 0:
         return None
-    ink = np.abs(patch.astype(np.int16) - np.median(patch)) > _INK
+    ink = np.abs(patch.astype(np.int16) - np.median(patch)) > INK
     fill = ink.mean(axis=1)
     inner = np.flatnonzero(fill < 0.8)            # a row inked across is the top or bottom border
     if inner.size < 3:
@@ -437,7 +269,7 @@ def text_run_kind(rgb: np.ndarray, b: Box) -> ElementKind:
         return K.TEXT
     gray = patch.mean(axis=2)
     border = np.concatenate([gray[0], gray[-1], gray[:, 0], gray[:, -1]])
-    ink = np.abs(gray - np.median(border)) > _INK
+    ink = np.abs(gray - np.median(border)) > INK
     if ink.sum() < 8:
         return K.TEXT
     r, g, bl = (patch[..., c][ink].mean() for c in range(3))

@@ -26,7 +26,8 @@ import numpy as np
 
 from ..geometry import Box
 from .elements import ScreenParse
-from .fusion import cut_boxes_at_indicators, fuse
+from .fusion import fuse
+from .indicators import cut_boxes_at_indicators
 from .ocr import OcrEngine, TextLine
 from .ocr_cache import crop_key
 from .reading_order import reading_order

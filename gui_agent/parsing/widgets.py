@@ -19,13 +19,16 @@ _MIN_BORDER_COVER = 0.82   # share of a rectangle's perimeter that must be edge 
 _MARK_CONTRAST = 60        # grey levels between a check mark and the box interior
 
 
+TEXT_AREA_HEIGHT = 64      # px: a bordered text box taller than this holds several lines
+
+
 @dataclass(frozen=True)
 class WidgetSettings:
     small_min: int = 10      # checkbox / radio side, pixels
     small_max: int = 26
     field_min_width: int = 36
     field_min_height: int = 16
-    field_max_height: int = 64
+    field_max_height: int = TEXT_AREA_HEIGHT
     icon_min: int = 7
     icon_max: int = 28
 
