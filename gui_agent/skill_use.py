@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from .actions import RunSkill
 from .errors import GuiAgentError
 from .grounding.candidate import Candidate
-from .memory.anchors import crop_around, landmarks_for
+from .memory.anchors import crop_around, fixed_texts, landmarks_for
 from .screen.observation import Observation
 from .trajectory import RunFolder, StepLog
 
@@ -58,7 +58,7 @@ def anchor_for(agent: Agent, index: int, obs: Observation, cand: Candidate | Non
     if agent.parser is not None:
         elements = agent.parser.parse(obs.image).elements  # type: ignore[attr-defined]
     text = cand.element.text if cand.element is not None and cand.element.text else None
-    return Anchor(crop, text, landmarks_for(elements, cand.box))
+    return Anchor(crop, text, landmarks_for(fixed_texts(elements), cand.box))
 
 
 def _replayer(agent: Agent) -> Any:

@@ -35,7 +35,7 @@ def test_landmarks_are_fixed_texts_not_values_or_repeated_captions():
         Element(K.BUTTON, Box(300, 200, 80, 24), "Log in"),
     ]
     assert [e.text for e in fixed_texts(elements)] == ["Name", "Log in"]
-    marks = landmarks_for(elements, target)   # nearest first
+    marks = landmarks_for(fixed_texts(elements), target)   # nearest first
     assert [m[0] for m in marks] == ["Log in", "Name"]
     assert marks[1][1:] == (target.center.x - 50, target.center.y - 112)
 

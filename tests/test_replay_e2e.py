@@ -17,7 +17,7 @@ import pytest
 
 from gui_agent.config import Settings
 from gui_agent.grounding.default import default_ladder
-from gui_agent.memory.anchors import crop_around, landmarks_for
+from gui_agent.memory.anchors import crop_around, fixed_texts, landmarks_for
 from gui_agent.memory.models import Skill, SkillParameter, SkillStep
 from gui_agent.memory.store import MemoryStore
 
@@ -41,7 +41,7 @@ def _learn(parser, obs, folder: Path) -> Skill:
         crop_around(obs.image, cand.box).save(crop)
         text = cand.element.text if cand.element is not None and cand.element.kind != "field" else None
         steps.append(SkillStep(action, target=target, ocr_text=text or None, crop=str(crop),
-                               box=cand.box.corners, landmarks=landmarks_for(elements, cand.box),
+                               box=cand.box.corners, landmarks=landmarks_for(fixed_texts(elements), cand.box),
                                post_text=post))
     return Skill("playground login", tuple(steps), description="sign in to the playground",
                  parameters=(SkillParameter("user"), SkillParameter("password")))

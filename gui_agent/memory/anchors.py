@@ -48,10 +48,10 @@ def folded_text(text: str) -> str:
 def landmarks_for(elements: Iterable[Element], box: Box, k: int = 3) -> tuple[tuple[str, int, int], ...]:
     """Up to ``k`` texts near the element: (text, dx, dy) from the text's centre to the element's.
 
-    Only :func:`fixed_texts` count."""
+    ``elements``: the candidates, normally :func:`fixed_texts` of the screen."""
     cx, cy = box.center.x, box.center.y
     near: list[tuple[float, str, int, int]] = []
-    for el in fixed_texts(elements):
+    for el in elements:
         text = (el.text or "").strip()
         if not text or len(text) > 40:
             continue
