@@ -7,6 +7,7 @@ prints it); environment variables are ``GUI_AGENT_<FIELD>`` in upper case.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -19,6 +20,7 @@ MODEL_BACKENDS = ("transformers", "openai")
 DEVICES = ("auto", "cpu", "cuda", "mps")
 DTYPES = ("auto", "float32", "float16", "bfloat16")
 _PIXEL_FIELDS = ("min_pixels", "max_pixels")
+_APP_NAME = re.compile(r"[A-Za-z0-9_+][A-Za-z0-9._+-]*")
 
 
 def user_config_dir() -> Path:
@@ -39,6 +41,7 @@ class Settings:
     max_seconds: float = 300.0
     safety: str = "ask"                 # what to do with risky actions: ask | refuse | allow
     allow: tuple[str, ...] = ()         # risky words pre-approved ("delete", "send", ...)
+    allow_apps: tuple[str, ...] = ()    # programs open_app may start besides the desktop's apps
     monitor: int = 1
     settle_timeout: float = 3.0         # seconds to wait for two equal frames after an action
     settle_interval: float = 0.05
@@ -75,6 +78,7 @@ class Settings:
             raise ConfigError("max_seconds must be positive")
         if self.monitor < 0:
             raise ConfigError("monitor must be 0 (all monitors) or a monitor number from 1")
+        object.__setattr__(self, "allow_apps", _check_app_names(self.allow_apps))
         self._check_model_settings()
 
     def _check_model_settings(self) -> None:
@@ -95,6 +99,23 @@ class Settings:
     def with_overrides(self, **values: Any) -> Settings:
         """A copy with the given non-None values applied (command-line flags)."""
         return replace(self, **{k: v for k, v in values.items() if v is not None})
+
+
+def _check_app_names(names: Any) -> tuple[str, ...]:
+    """allow_apps: program names (looked up on PATH), never paths."""
+    items = [names] if isinstance(names, str) else names
+    if not isinstance(items, list | tuple):
+        raise ConfigError(f"allow_apps must be a list of program names, not {names!r}")
+    out: list[str] = []
+    for item in items:
+        name = item.strip() if isinstance(item, str) else item
+        if not isinstance(name, str) or not _APP_NAME.fullmatch(name):
+            raise ConfigError(
+                f"allow_apps: {item!r} is not a program name; write names found on PATH such as "
+                '"gedit" or "my-tool" (letters, digits, ".", "_", "+", "-"; no paths or spaces)')
+        if name not in out:
+            out.append(name)
+    return tuple(out)
 
 
 def _convert(name: str, kind: Any, raw: Any, origin: str) -> Any:

@@ -3,37 +3,17 @@
 from __future__ import annotations
 
 import logging
-import shutil
-import subprocess
 import sys
 import threading
 
 from .actions import Action, Click, Drag, Hotkey, Move, OpenApp, RunSkill, Scroll, Type, Wait
 from .control.base import Controller
-from .errors import ControlError, PlanningError
+from .errors import PlanningError
 from .geometry import Point
 
 log = logging.getLogger(__name__)
 
 PRIMARY_MODIFIER = "command" if sys.platform == "darwin" else "ctrl"
-
-
-def launch_app(name: str) -> None:
-    """Start a desktop application by name, detached from the agent."""
-    if sys.platform == "darwin":
-        cmd = ["open", "-a", name]
-    elif sys.platform.startswith("win"):
-        cmd = ["cmd", "/c", "start", "", name]
-    else:
-        exe = shutil.which(name) or shutil.which(name.lower()) or shutil.which(name.lower().replace(" ", "-"))
-        if exe is None:
-            raise ControlError(f"cannot open {name!r}: no program of that name is on PATH")
-        cmd = [exe]
-    try:
-        subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL, start_new_session=True)
-    except OSError as exc:
-        raise ControlError(f"cannot open {name!r}: {exc}") from exc
 
 
 def perform(action: Action, points: dict[str, Point], controller: Controller,
@@ -63,7 +43,7 @@ def perform(action: Action, points: dict[str, Point], controller: Controller,
         case Wait(seconds=seconds):
             (stop or threading.Event()).wait(seconds)
         case OpenApp(app=name):
-            launch_app(name)
+            controller.launch(name)
         case RunSkill(skill=name):
             raise PlanningError(f"there is no skill named {name!r} in the skill library")
         case _:

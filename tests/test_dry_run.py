@@ -38,6 +38,7 @@ def test_records_every_call_in_order() -> None:
     dry.hotkey("Ctrl", "S")
     dry.key_down("shift")
     dry.key_up("shift")
+    dry.launch(" gedit ")
     assert dry.log == [
         DryRunEntry("click", {"point": Point(10, 20), "button": "left", "clicks": 1}),
         DryRunEntry("click", {"point": Point(30, 40), "button": "right", "clicks": 2}),
@@ -50,6 +51,7 @@ def test_records_every_call_in_order() -> None:
         DryRunEntry("hotkey", {"keys": ("ctrl", "s")}),
         DryRunEntry("key_down", {"key": "shift"}),
         DryRunEntry("key_up", {"key": "shift"}),
+        DryRunEntry("launch", {"app": "gedit"}),
     ]
     assert [e.method for e in dry.calls("click")] == ["click", "click"]
     assert str(dry.log[0]) == "click(point=Point(x=10, y=20), button='left', clicks=1)"
@@ -98,6 +100,8 @@ def test_non_ascii_text_is_marked_for_the_clipboard() -> None:
     (lambda d: d.move("here"), "must be a Point"),
     (lambda d: d.move((1, "2")), "must be numbers"),
     (lambda d: d.press("ctrl", presses=0), "presses must be"),
+    (lambda d: d.launch("/tmp/evil.sh"), "never a program by its path"),
+    (lambda d: d.launch("  "), "needs an application name"),
 ])
 def test_bad_arguments_raise_control_errors(call, message: str) -> None:
     dry = DryRunController()

@@ -39,7 +39,8 @@ class FailSafeTriggered(ControlError, SafetyRefusal):
 
 @runtime_checkable
 class Controller(Protocol):
-    """Performs input. Implementations: PyAutoGuiController (real), DryRunController (records)."""
+    """Performs input and launches applications: every side effect of an action goes
+    through it. Implementations: PyAutoGuiController (real), DryRunController (records)."""
 
     def click(self, point: Point, button: MouseButton = "left", clicks: int = 1) -> None: ...
 
@@ -62,6 +63,11 @@ class Controller(Protocol):
     def key_up(self, key: str) -> None: ...
 
     def position(self) -> Point: ...
+
+    def launch(self, app: str) -> None:
+        """Start the application ``app`` names in the application registry (never a path);
+        ``AppRefused`` (a ControlError) says why when the registry has no such application."""
+        ...
 
 
 def check_point(point: Point | tuple[int, int], what: str = "point") -> Point:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..geometry import Point
+from .app_registry import AppFinder, check_app_name
 from .base import (
     MouseButton,
     ScrollDirection,
@@ -42,13 +43,17 @@ class DryRunController:
     """Validates and records every call exactly like the real controller would receive it.
 
     Inputs are checked and key names normalised the same way as in PyAutoGuiController,
-    so a dry run catches a misspelt key or a bad button. Nothing on the screen changes;
-    ``position()`` follows the last point the mouse would have moved to.
+    so a dry run catches a misspelt key or a bad button. Nothing on the screen changes and
+    nothing is launched; ``position()`` follows the last point the mouse would have moved to.
+    ``launch`` refuses a path like the real controller; given ``apps`` (the registry the real
+    controller would use) it also resolves the name and records the command it would run.
     """
 
-    def __init__(self, start: Point | None = None, platform: str | None = None) -> None:
+    def __init__(self, start: Point | None = None, platform: str | None = None,
+                 apps: AppFinder | None = None) -> None:
         self.log: list[DryRunEntry] = []
         self.platform = platform or sys.platform
+        self.apps = apps
         self._position = Point(0, 0) if start is None else check_point(start, "start")
 
     def _record(self, method: str, **params: Any) -> None:
@@ -115,3 +120,11 @@ class DryRunController:
 
     def position(self) -> Point:
         return self._position
+
+    def launch(self, app: str) -> None:
+        name = check_app_name(app)
+        if self.apps is None:
+            self._record("launch", app=name)
+            return
+        entry = self.apps.find(name)
+        self._record("launch", app=name, argv=entry.argv, source=entry.source)

@@ -33,6 +33,7 @@ from ..display import no_display_message
 from ..errors import ControlError, DisplayError, GuiAgentError
 from ..geometry import Point
 from . import clipboard
+from .app_registry import AppFinder, AppRegistry
 from .base import (
     FailSafeTriggered,
     MouseButton,
@@ -46,6 +47,7 @@ from .base import (
 )
 from .injection import injecting
 from .keys import is_mac, normalize_key, parse_hotkey
+from .launcher import launch_app
 
 log = logging.getLogger(__name__)
 MULTI_CLICK_GAP_S = 0.03
@@ -114,11 +116,15 @@ class PyAutoGuiController:
     Text that pyautogui cannot type key by key (non-ASCII, or keys missing from the
     platform's key map) is pasted: clipboard + ctrl+v (cmd+v on macOS), and the previous
     clipboard is restored ``clipboard_settle_s`` later, once the application has read it.
+    Applications are launched through ``apps``, the application registry (default: this
+    platform's, with no allow list; pass ``AppRegistry.for_platform(settings.allow_apps)``).
     """
 
     def __init__(self, *, failsafe: bool = True, type_interval: float = 0.0,
                  clipboard_settle_s: float = 0.15, restore_clipboard: bool = True,
-                 platform: str | None = None) -> None:
+                 platform: str | None = None, apps: AppFinder | None = None) -> None:
+        self.apps: AppFinder = apps if apps is not None else AppRegistry.for_platform(
+            platform=platform)
         self.failsafe = failsafe
         self.type_interval = check_duration(type_interval)
         self.clipboard_settle_s = check_duration(clipboard_settle_s)
@@ -263,3 +269,7 @@ class PyAutoGuiController:
         name = normalize_key(key, self.platform)
         with self._gui(f"key up {name}") as g:
             g.keyUp(self._checked_key(g, name), _pause=False)
+
+    # -- applications ----------------------------------------------------------------
+    def launch(self, app: str) -> None:
+        launch_app(app, self.apps)
