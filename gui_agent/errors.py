@@ -79,3 +79,7 @@ class MemoryStoreError(GuiAgentError):
 
 class BackendError(GuiAgentError):
     """A model could not be loaded or did not answer (missing weights, no server, out of memory)."""
+
+
+class DeadlineExceeded(StepLimitReached):
+    """The run's time limit (``--max-seconds``) ran out, during a model call or between steps."""

@@ -1,1 +1,1 @@
-"""The model behind one small interface: ``generate(messages, settings) -> text``."""
+"""The model behind one small interface: ``generate(messages, settings, *, deadline) -> text``."""

@@ -8,9 +8,12 @@ transformers, base64 data URLs for an OpenAI-compatible server) and return the r
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol, Union
+from typing import TYPE_CHECKING, Protocol, Union
 
 from PIL import Image
+
+if TYPE_CHECKING:
+    from ..deadline import Deadline
 
 Part = Union[str, Image.Image]  # noqa: UP007 - a runtime alias
 
@@ -39,8 +42,26 @@ class GenerationSettings:
 
 
 class Backend(Protocol):
-    """Anything that answers a conversation with text."""
+    """Anything that answers a conversation with text.
+
+    ``deadline`` is the run's overall time limit: a backend answers within it or raises
+    :class:`~gui_agent.errors.DeadlineExceeded` (or a BackendError), never later.
+    """
 
     name: str
 
-    def generate(self, messages: list[Message], settings: GenerationSettings | None = None) -> str: ...
+    def generate(self, messages: list[Message], settings: GenerationSettings | None = None, *,
+                 deadline: Deadline | None = None) -> str: ...
+
+
+def generate_within(backend: Backend, messages: list[Message], settings: GenerationSettings | None,
+                    deadline: Deadline | None, what: str = "model") -> str:
+    """``backend.generate`` bounded by the run's deadline, which is also checked before the
+    call and after it (a reply that came too late is not acted on). Without a deadline the
+    backend is called as before, so a backend that predates the keyword still works."""
+    if deadline is None:
+        return backend.generate(messages, settings)
+    deadline.check(f"before asking the {what} model")
+    reply = backend.generate(messages, settings, deadline=deadline)
+    deadline.check(f"the {what} model answered")
+    return reply

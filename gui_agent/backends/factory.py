@@ -5,11 +5,15 @@ from __future__ import annotations
 import logging
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import ConfigError
 from .base import Backend
 from .local_models import guess_family, read_config, resolve_model
 from .registry import ModelFamily, get_family, load_registry
+
+if TYPE_CHECKING:
+    from ..deadline import Deadline
 
 log = logging.getLogger(__name__)
 
@@ -45,13 +49,15 @@ def create_backend(
     allow_download: bool = False,
     device: str | None = None,
     dtype: str | None = None,
+    deadline: Deadline | None = None,
 ) -> tuple[Backend, ModelFamily]:
     """A backend for ``model`` and the registry family that says how to prompt and parse it.
 
     transformers: ``model`` is a folder or a Hugging Face repo id already in the local cache
     (downloaded only with ``allow_download``); the weights load on the first ``generate``.
     openai: ``model`` is the name the server serves; when omitted and the server serves
-    exactly one model, that one.
+    exactly one model, that one. ``deadline`` bounds every call the backend makes when
+    ``generate`` is given none (the run's one :class:`~gui_agent.deadline.Deadline`).
     """
     if backend not in BACKENDS:
         raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
@@ -65,16 +71,16 @@ def create_backend(
         folder = resolve_model(model, allow_download)
         chosen = choose_family(family, model, folder)
         return TransformersBackend(folder, chosen, device=device, dtype=dtype,
-                                   allow_download=allow_download), chosen
+                                   allow_download=allow_download, deadline=deadline), chosen
 
     from .openai_backend import DEFAULT_BASE_URL, OpenAIBackend
 
     url = base_url or os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL
     if not model:
-        served = OpenAIBackend("", url, api_key_env=api_key_env).list_models()
+        served = OpenAIBackend("", url, api_key_env=api_key_env, deadline=deadline).list_models()
         if len(served) != 1:
             listed = ", ".join(served) if served else "none listed"
             raise ConfigError(f"name the model with --model; the server at {url} serves: {listed}")
         model = served[0]
     chosen = choose_family(family, model)
-    return OpenAIBackend(model, url, chosen, api_key_env=api_key_env), chosen
+    return OpenAIBackend(model, url, chosen, api_key_env=api_key_env, deadline=deadline), chosen

@@ -19,7 +19,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
@@ -28,6 +28,9 @@ from .base import GenerationSettings, Message
 from .images import ImageBudget
 from .local_models import download_hint
 from .registry import ModelFamily
+
+if TYPE_CHECKING:
+    from ..deadline import Deadline
 
 log = logging.getLogger(__name__)
 
@@ -246,13 +249,15 @@ class TransformersBackend:
 
     def __init__(self, model: str, family: ModelFamily | None = None,
                  budget: ImageBudget | None = None, device: str | None = None,
-                 dtype: str | None = None, allow_download: bool = False) -> None:
+                 dtype: str | None = None, allow_download: bool = False, *,
+                 deadline: Deadline | None = None) -> None:
         self.model_path = model
         self.family = family
         self.budget = budget or (family.budget if family else ImageBudget())
         self.device = select_device(device)
         self.dtype = select_dtype(self.device, dtype)
         self.allow_download = allow_download
+        self.deadline = deadline
 
     @property
     def loaded(self) -> LoadedModel:
@@ -296,9 +301,16 @@ class TransformersBackend:
         return inputs
 
     def generate_with_stats(self, messages: list[Message],
-                            settings: GenerationSettings | None = None) -> GenerationResult:
+                            settings: GenerationSettings | None = None, *,
+                            deadline: Deadline | None = None) -> GenerationResult:
+        """The reply and its token counts. With a deadline (the argument, else the backend's)
+        generation stops at it (transformers' ``max_time``) and DeadlineExceeded is raised."""
         import torch
 
+        deadline = deadline if deadline is not None else self.deadline
+        what = f"generating with {Path(self.model_path).name}"
+        if deadline is not None:
+            deadline.check(f"before {what}")
         settings = settings or (self.family.generation if self.family else GenerationSettings())
         lm = self.loaded
         inputs, image_tokens = self.prepare_inputs(messages)
@@ -316,6 +328,12 @@ class TransformersBackend:
             pad = lm.tokenizer.eos_token_id
         kwargs["pad_token_id"] = pad
         kwargs.update(settings.extra)
+        left = deadline.remaining() if deadline is not None else None
+        if left is not None:
+            if left <= 0:
+                raise deadline.exceeded(f"before {what}")  # type: ignore[union-attr]
+            limit = kwargs.get("max_time")
+            kwargs["max_time"] = left if not isinstance(limit, int | float) else min(limit, left)
         prompt_tokens = int(inputs["input_ids"].shape[1])
         started = time.perf_counter()
         try:
@@ -326,11 +344,14 @@ class TransformersBackend:
                 raise BackendError(_oom_message(lm.device)) from exc
             raise
         seconds = time.perf_counter() - started
+        if deadline is not None:
+            deadline.check(what)  # stopped by max_time: the reply is cut short
         new = out[0, prompt_tokens:]
         text = lm.tokenizer.decode(new, skip_special_tokens=True)
         for stop in settings.stop:
             text = text.split(stop, 1)[0]
         return GenerationResult(text.strip(), prompt_tokens, image_tokens, int(new.shape[0]), seconds)
 
-    def generate(self, messages: list[Message], settings: GenerationSettings | None = None) -> str:
-        return self.generate_with_stats(messages, settings).text
+    def generate(self, messages: list[Message], settings: GenerationSettings | None = None, *,
+                 deadline: Deadline | None = None) -> str:
+        return self.generate_with_stats(messages, settings, deadline=deadline).text

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from ..backends.base import Backend, GenerationSettings, Message
-from ..errors import GuiAgentError, TargetNotFound
+from ..backends.base import Backend, GenerationSettings, Message, generate_within
+from ..deadline import Deadline
+from ..errors import DeadlineExceeded, GuiAgentError, TargetNotFound
 from ..geometry import Box, Point
 from ..screen.observation import Observation
 from ..verify import frame_digest
@@ -44,7 +45,8 @@ class VlmGrounder:
 
     def __init__(self, backend: Backend, family: object, *, budget: object | None = None,
                  zoom: ZoomSettings | None = None, score: float = 0.6, agreed_score: float = 0.75,
-                 generation: GenerationSettings | None = None, cache_size: int = 32) -> None:
+                 generation: GenerationSettings | None = None, cache_size: int = 32,
+                 deadline: Deadline | None = None) -> None:
         from ..backends.adapters import get_adapter
         from ..planner.prompting import family_prompt
         from ..planner.vlm_setup import family_budget, family_convention, family_generation
@@ -62,6 +64,7 @@ class VlmGrounder:
         self.generation = generation if generation is not None else family_generation(family)
         self._cache: OrderedDict[tuple[str, str], list[Candidate]] = OrderedDict()
         self._cache_size = cache_size
+        self.deadline = deadline  # the run's time limit, shared with every model call
 
     # -- the rung -----------------------------------------------------------------------------
     def candidates(self, description: str, observation: Observation) -> list[Candidate]:
@@ -82,6 +85,8 @@ class VlmGrounder:
             crop = zoom_region(first, image.size, self.zoom)
             try:
                 refined = self._point_in_crop(description, image, crop)
+            except DeadlineExceeded:
+                raise  # the run is out of time: no first guess is acted on
             except GuiAgentError as exc:
                 log.info("zoom-in on %r failed (%s); keeping the first guess", description, exc)
             else:
@@ -107,7 +112,8 @@ class VlmGrounder:
 
         text = fill(self.prompt, instruction=instruction, description=description, task=instruction,
                     width=sent.width, height=sent.height, language="English")
-        reply = self.backend.generate([Message("user", (text, sent))], self.generation)
+        reply = generate_within(self.backend, [Message("user", (text, sent))], self.generation,
+                                self.deadline, "grounding")
         try:
             return reply_target(self.adapter, reply, frame)
         except GuiAgentError as exc:
@@ -154,4 +160,4 @@ def zoom_region(center: Point, size: tuple[int, int], zoom: ZoomSettings) -> Box
 
 def with_vlm_rung(ladder: GroundingLadder, grounder: VlmGrounder) -> GroundingLadder:
     """The same ladder with the VLM grounder as its last rung."""
-    return GroundingLadder([*ladder.grounders, grounder], ladder.threshold, ladder.margin)
+    return ladder.with_rung(grounder)

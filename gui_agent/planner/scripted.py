@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..backends.base import GenerationSettings, Message
+from ..deadline import Deadline
 from ..errors import PlanningError
 
 log = logging.getLogger(__name__)
@@ -54,7 +55,8 @@ class ScriptedBackend:
         with self._lock:
             self._replies.extend(replies)
 
-    def generate(self, messages: list[Message], settings: GenerationSettings | None = None) -> str:
+    def generate(self, messages: list[Message], settings: GenerationSettings | None = None, *,
+                 deadline: Deadline | None = None) -> str:
         with self._lock:
             self.requests.append(Request(tuple(messages), settings))
             if not self._replies:

@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from PIL import Image
 
 from ..actions import Action, AskUser, Done, Fail, Type, Wait, format_action
-from ..backends.base import Backend, GenerationSettings, Message
+from ..backends.base import Backend, GenerationSettings, Message, generate_within
+from ..deadline import Deadline
 from ..errors import PlanningError
 from ..screen.observation import Observation
 from ..verify import frame_digest
@@ -80,23 +81,24 @@ class RunContext:
 
 
 def _ask(backend: Backend, messages: list[Message], generation: GenerationSettings | None,
-         what: str) -> str:
-    reply = backend.generate(messages, generation)
+         what: str, deadline: Deadline | None = None) -> str:
+    reply = generate_within(backend, messages, generation, deadline, what)
     if not isinstance(reply, str):
         raise PlanningError(f"the {what} backend {getattr(backend, 'name', '?')!r} returned no text")
     return reply
 
 
 def ask_with_retry(backend: Backend, messages: list[Message], generation: GenerationSettings | None,
-                   read: Callable[[str], object], reminder: Callable[[str], str], what: str) -> object:
+                   read: Callable[[str], object], reminder: Callable[[str], str], what: str,
+                   deadline: Deadline | None = None) -> object:
     """``read(reply)``; on a PlanningError one retry with ``reminder(error)``, then a clear error."""
-    reply = _ask(backend, messages, generation, what)
+    reply = _ask(backend, messages, generation, what, deadline)
     try:
         return read(reply)
     except PlanningError as first:
         log.info("%s reply unreadable (%s); retrying with a format reminder", what, first)
         retry = prompting.retry_messages(messages, reply, reminder(str(first)))
-        again = _ask(backend, retry, generation, what)
+        again = _ask(backend, retry, generation, what, deadline)
         try:
             return read(again)
         except PlanningError as second:
@@ -117,8 +119,9 @@ class VlmManager:
     def __init__(self, backend: Backend, settings: PromptSettings | None = None, *,
                  generation: GenerationSettings | None = None, screen_text: ScreenText | None = None,
                  skills: Sequence[str] = (), max_replans: int = 3,
-                 context: RunContext | None = None) -> None:
+                 context: RunContext | None = None, deadline: Deadline | None = None) -> None:
         self.backend = backend
+        self.deadline = deadline  # the run's time limit, shared with every model call
         self.settings = settings or PromptSettings()
         self.generation = generation
         self.screen_text = screen_text
@@ -134,7 +137,7 @@ class VlmManager:
         messages = prompting.manager_messages(task, observation, self.settings,
                                               screen_text=self.screen_text, skills=self.skills)
         plan = ask_with_retry(self.backend, messages, self.generation, self._read,
-                              prompting.plan_reminder, "planning")
+                              prompting.plan_reminder, "planning", self.deadline)
         assert isinstance(plan, PlanReply)
         if plan.give_up is not None:
             raise PlanningError(f"the model cannot plan {task!r}: {plan.give_up}")
@@ -158,7 +161,7 @@ class VlmManager:
             task, observation, self.settings, done=done, failed=failed, reason=reason,
             history=self.context.history, screen_text=self.screen_text, skills=self.skills)
         plan = ask_with_retry(self.backend, messages, self.generation, self._read,
-                              prompting.plan_reminder, "planning")
+                              prompting.plan_reminder, "planning", self.deadline)
         assert isinstance(plan, PlanReply)
         if plan.give_up is not None or plan.finished:
             log.info("re-plan ends the run: %s", plan.give_up or "finished")
@@ -180,8 +183,9 @@ class VlmWorker:
                  family_text: str, settings: PromptSettings | None = None, *,
                  generation: GenerationSettings | None = None, screen_text: ScreenText | None = None,
                  skills: Sequence[str] = (), max_failed_steps: int = 2,
-                 context: RunContext | None = None) -> None:
+                 context: RunContext | None = None, deadline: Deadline | None = None) -> None:
         self.backend = backend
+        self.deadline = deadline
         self.adapter = adapter
         self.frame_for = frame_for
         self.family_text = family_text
@@ -282,7 +286,8 @@ class VlmWorker:
 
         reminder = getattr(self.adapter, "format_reminder", "")
         parsed = ask_with_retry(self.backend, messages, self.generation, read,
-                                lambda err: prompting.action_reminder(err, reminder), "acting")
+                                lambda err: prompting.action_reminder(err, reminder), "acting",
+                                self.deadline)
         actions: tuple[Action, ...] = parsed.actions  # type: ignore[attr-defined]
         wording = _action_wording(parsed.raw)  # type: ignore[attr-defined]
         if wording and len(actions) == 1:
@@ -318,12 +323,12 @@ def _action_wording(raw: str) -> str:
 def vlm_planner(backend: Backend, family: object, *, settings: PromptSettings | None = None,
                 manager_backend: Backend | None = None, screen_text: ScreenText | None = None,
                 skills: Sequence[str] = (), generation: GenerationSettings | None = None,
-                max_replans: int = 3) -> Planner:
+                max_replans: int = 3, deadline: Deadline | None = None) -> Planner:
     """A hierarchical planner for a model family (a registry ModelFamily: ``name``, ``prompt``,
     ``parser`` (the reply adapter), ``coordinates``, ``min_pixels``, ``max_pixels``).
 
     ``settings`` defaults to the family's image budget; ``manager_backend`` (default: the same
-    model) plans the subtasks.
+    model) plans the subtasks. ``deadline`` (the run's) bounds every model call.
     """
     from ..backends.adapters import get_adapter
     from ..backends.coordinates import ImageFrame
@@ -344,7 +349,8 @@ def vlm_planner(backend: Backend, family: object, *, settings: PromptSettings | 
 
     manager = VlmManager(manager_backend or backend, settings, generation=generation,
                          screen_text=screen_text, skills=skills, max_replans=max_replans,
-                         context=context)
+                         context=context, deadline=deadline)
     worker = VlmWorker(backend, adapter, frame_for, prompting.family_prompt(family), settings,
-                       generation=generation, screen_text=screen_text, skills=skills, context=context)
+                       generation=generation, screen_text=screen_text, skills=skills, context=context,
+                       deadline=deadline)
     return Planner(f"vlm:{getattr(family, 'name', 'model')}", manager, worker)

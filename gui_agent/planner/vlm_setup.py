@@ -14,6 +14,7 @@ from typing import Any
 from ..backends.base import Backend, GenerationSettings
 from ..backends.images import DEFAULT_MAX_PIXELS, DEFAULT_MIN_PIXELS, ImageBudget
 from ..config import Settings
+from ..deadline import Deadline
 from .base import Planner
 
 log = logging.getLogger(__name__)
@@ -61,10 +62,12 @@ def load_backend(model: str, family: str | None, settings: Settings) -> tuple[Ba
                           dtype=settings.dtype, **extra)
 
 
-def model_parts(settings: Settings, parser: object | None = None) -> tuple[Planner | None, Any, Any]:
+def model_parts(settings: Settings, parser: object | None = None,
+                deadline: Deadline | None = None) -> tuple[Planner | None, Any, Any]:
     """(planner or None, ladder, parser) for the model settings.
 
     The planner is None when only a grounding model is set (the offline planner plans then).
+    ``deadline`` is the run's one time limit: the planner and the grounder share it.
     """
     from ..grounding.default import default_ladder
     from ..grounding.vlm_grounder import VlmGrounder, ZoomSettings, with_vlm_rung
@@ -79,7 +82,8 @@ def model_parts(settings: Settings, parser: object | None = None) -> tuple[Plann
         budget = family_budget(family, settings.min_pixels, settings.max_pixels)
         reads_text = str(getattr(family, "parser", "")) in SCREEN_TEXT_PARSERS
         planner = vlm_planner(backend, family, settings=PromptSettings(budget=budget),
-                              screen_text=parser_screen_text(parser) if reads_text else None)
+                              screen_text=parser_screen_text(parser) if reads_text else None,
+                              deadline=deadline)
         grounding = (backend, family)
         log.info("planning with %s (family %s)", settings.model, getattr(family, "name", "?"))
     if settings.grounding_model:
@@ -89,5 +93,6 @@ def model_parts(settings: Settings, parser: object | None = None) -> tuple[Plann
         g_backend, g_family = grounding
         budget = family_budget(g_family, settings.min_pixels, settings.max_pixels)
         zoom = ZoomSettings() if settings.grounding_zoom else None
-        ladder = with_vlm_rung(ladder, VlmGrounder(g_backend, g_family, budget=budget, zoom=zoom))
+        grounder = VlmGrounder(g_backend, g_family, budget=budget, zoom=zoom, deadline=deadline)
+        ladder = with_vlm_rung(ladder, grounder)
     return planner, ladder, parser

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import importlib
 import json
+import math
 import re
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -28,6 +29,10 @@ __all__ = [
     "DEFAULT_CONVENTIONS",
     "get_adapter",
     "default_convention",
+    "MAX_REPLY_CHARS",
+    "check_length",
+    "finite",
+    "finite_numbers",
 ]
 
 
@@ -126,6 +131,42 @@ def ascii_punctuation(text: str) -> str:
 def numbers_in(text: str) -> list[float]:
     """Every number written in ``text``, in order."""
     return [float(m) for m in NUMBER.findall(text)]
+
+
+# Far above any reply of actions (a few hundred tokens, or a long reasoning); it bounds the work
+# a hostile or looping reply can cause (a server may send up to the backend's size limit).
+MAX_REPLY_CHARS = 100_000
+
+
+def check_length(text: str) -> None:
+    """Refuse a reply too long to be a reply of actions, before any parsing work."""
+    if len(text) > MAX_REPLY_CHARS:
+        raise ModelReplyError(
+            f"the reply is {len(text)} characters long, more than the {MAX_REPLY_CHARS} a reply of "
+            "actions can need; refused unread (is the model repeating itself? lower max tokens)"
+        )
+
+
+def finite(value: Any) -> float | None:
+    """``value`` as a float when it is a finite number (not a bool), else None.
+
+    A reply's integer can have hundreds of digits: ``float()`` of it raises OverflowError.
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def finite_numbers(value: Any) -> list[float] | None:
+    """A non-empty flat list/tuple of finite numbers as floats, or None."""
+    if not isinstance(value, list | tuple) or not value:
+        return None
+    numbers = [finite(v) for v in value]
+    return None if any(n is None for n in numbers) else numbers  # type: ignore[return-value]
 
 
 def preview(text: str, limit: int = 80) -> str:

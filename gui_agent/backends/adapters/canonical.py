@@ -16,7 +16,7 @@ from ...actions import ACTION_TYPES, Action, parse_action
 from ...errors import ActionParseError
 from ...geometry import Box, Point
 from ..coordinates import ImageFrame, ModelReplyError
-from . import ModelReply, preview
+from . import ModelReply, check_length, preview
 
 _PREFIX = re.compile(r"^\s*(?:[-*•]\s+|\d+[.)]\s+)?(?:Action\s*\d*\s*[:：]\s*)?`*\s*")
 _THOUGHT = re.compile(r"^\s*(?:Thought|Reasoning|Reflection)\s*[:：]\s*", re.I)
@@ -38,6 +38,7 @@ class CanonicalAdapter:
     def parse(self, text: str, frame: ImageFrame | None) -> ModelReply:
         if not isinstance(text, str) or not text.strip():
             raise ModelReplyError("the reply is empty: expected an action such as click(\"OK\")")
+        check_length(text)
         thought: list[str] = []
         actions: list[Action] = []
         for line in text.splitlines():

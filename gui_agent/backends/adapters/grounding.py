@@ -14,7 +14,7 @@ import re
 from ...actions import Click
 from ...geometry import Box, Point
 from ..coordinates import ImageFrame, ModelReplyError, require_frame
-from . import NUMBER, ModelReply, ascii_punctuation, numbers_in, preview, unfence
+from . import NUMBER, ModelReply, ascii_punctuation, check_length, numbers_in, preview, unfence
 
 _NUM = NUMBER.pattern
 _GROUP = re.compile(rf"[\(\[]\s*{_NUM}(?:\s*,\s*{_NUM})*\s*[\)\]]")
@@ -60,6 +60,7 @@ def _targets(text: str) -> list[list[float]]:
 def _one_target(text: str) -> list[float]:
     if not isinstance(text, str) or not text.strip():
         raise ModelReplyError("the grounding reply is empty: expected a position (x, y)")
+    check_length(text)
     targets = _targets(text)
     if not targets:
         raise ModelReplyError(

@@ -10,7 +10,6 @@ single-quoted dicts) only. A plain ``(x, y)`` answer falls back to the grounding
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Any
 
@@ -18,7 +17,17 @@ from ...actions import Action, Click, Done, Drag, Fail, Hotkey, Move, Scroll, Ty
 from ...errors import ActionParseError
 from ...geometry import Point
 from ..coordinates import ImageFrame, ModelReplyError, require_frame
-from . import ModelReply, preview, read_literal, split_keys, typed_text, unfence
+from . import (
+    ModelReply,
+    check_length,
+    finite,
+    finite_numbers,
+    preview,
+    read_literal,
+    split_keys,
+    typed_text,
+    unfence,
+)
 from .grounding import parse_point
 
 _TOOL_CALL = re.compile(r"<tool_call>(.*?)(?:</tool_call>|\Z)", re.S)
@@ -64,6 +73,7 @@ class QwenAdapter:
     def parse(self, text: str, frame: ImageFrame | None) -> ModelReply:
         if not isinstance(text, str) or not text.strip():
             raise ModelReplyError("the Qwen2.5-VL reply is empty")
+        check_length(text)
         calls = list(_TOOL_CALL.finditer(text))
         if calls:
             thought = " ".join(_TOOL_CALL.sub(" ", text).split())
@@ -108,12 +118,10 @@ def _coordinate(args: dict[str, Any], frame: ImageFrame | None, key: str = "coor
     value = args.get(key)
     if value is None:
         return None
-    if (
-        isinstance(value, list | tuple) and len(value) == 2
-        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
-    ):
-        return require_frame(frame).to_image(float(value[0]), float(value[1]), strict=True)
-    raise ModelReplyError(f"{key} must be [x, y], not {value!r}")
+    numbers = finite_numbers(value)
+    if numbers is not None and len(numbers) == 2:
+        return require_frame(frame).to_image(numbers[0], numbers[1], strict=True)
+    raise ModelReplyError(f"{key} must be [x, y] (two finite numbers), not {preview(repr(value))}")
 
 
 def _required(point: Point | None, verb: str) -> Point:
@@ -124,9 +132,10 @@ def _required(point: Point | None, verb: str) -> Point:
 
 def _number(args: dict[str, Any], key: str, default: float) -> float:
     value = args.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise ModelReplyError(f"{key} must be a number, not {value!r}")
-    return float(value)
+    number = finite(value)
+    if number is None:
+        raise ModelReplyError(f"{key} must be a finite number, not {preview(repr(value))}")
+    return number
 
 
 def _computer_action(
@@ -191,12 +200,11 @@ def _grounded_point(value: Any, frame: ImageFrame | None, text: str) -> Point:
     points: list[Point] = []
     for item in items:
         if isinstance(item, dict) and "bbox_2d" in item:
-            box = item["bbox_2d"]
-            if not (isinstance(box, list | tuple) and len(box) == 4 and all(
-                isinstance(v, int | float) and not isinstance(v, bool) for v in box
-            )):
-                raise ModelReplyError(f"bbox_2d must be [x1, y1, x2, y2], not {box!r}")
-            points.append(require_frame(frame).center_to_image(*(float(v) for v in box), strict=True))
+            box = finite_numbers(item["bbox_2d"])
+            if box is None or len(box) != 4:
+                raise ModelReplyError(
+                    f"bbox_2d must be [x1, y1, x2, y2], not {preview(repr(item['bbox_2d']))}")
+            points.append(require_frame(frame).center_to_image(*box, strict=True))
         elif isinstance(item, dict) and "point_2d" in item:
             points.append(_required(_coordinate(item, frame, "point_2d"), "point_2d"))
         elif isinstance(item, list | tuple):

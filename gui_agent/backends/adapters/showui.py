@@ -9,7 +9,6 @@ Read with ``ast.literal_eval`` / ``json`` only.
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Any
 
@@ -17,7 +16,16 @@ from ...actions import SCROLL_DIRECTIONS, Action, Click, Done, Drag, Hotkey, Mov
 from ...errors import ActionParseError
 from ...geometry import Point
 from ..coordinates import ImageFrame, ModelReplyError, require_frame
-from . import ModelReply, preview, read_literal, split_keys, typed_text, unfence
+from . import (
+    ModelReply,
+    check_length,
+    finite_numbers,
+    preview,
+    read_literal,
+    split_keys,
+    typed_text,
+    unfence,
+)
 
 _DICT = re.compile(r"\{[^{}]*\}")
 
@@ -63,13 +71,8 @@ def _is_dict_list(value: Any) -> bool:
 
 
 def _numbers(value: Any) -> list[float] | None:
-    """A flat list of finite numbers, or None."""
-    if isinstance(value, list | tuple) and value and all(
-        isinstance(v, int | float) and not isinstance(v, bool) for v in value
-    ):
-        numbers = [float(v) for v in value]
-        return numbers if all(math.isfinite(v) for v in numbers) else None
-    return None
+    """A flat list of finite numbers, or None (also for a 400-digit integer)."""
+    return finite_numbers(value)
 
 
 class ShowUiAdapter:
@@ -79,6 +82,7 @@ class ShowUiAdapter:
     def parse(self, text: str, frame: ImageFrame | None) -> ModelReply:
         if not isinstance(text, str) or not text.strip():
             raise ModelReplyError("the ShowUI reply is empty: expected {'action': ..., 'position': [x, y]}")
+        check_length(text)
         items, thought = read_items(text)
         if not items:
             raise ModelReplyError(

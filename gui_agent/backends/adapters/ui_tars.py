@@ -32,7 +32,15 @@ from ...actions import (
 from ...errors import ActionParseError
 from ...geometry import Point
 from ..coordinates import ImageFrame, ModelReplyError, require_frame
-from . import ModelReply, ascii_punctuation, numbers_in, preview, split_keys, typed_text
+from . import (
+    ModelReply,
+    ascii_punctuation,
+    check_length,
+    numbers_in,
+    preview,
+    split_keys,
+    typed_text,
+)
 
 _OPEN, _CLOSE, _COMMA = "(（", ")）", ",，"
 _QUOTES = {"'": "'", '"': '"', "‘": "’'", "“": "”\"", "`": "`"}
@@ -159,6 +167,7 @@ class UiTarsAdapter:
     def parse(self, text: str, frame: ImageFrame | None) -> ModelReply:
         if not isinstance(text, str) or not text.strip():
             raise ModelReplyError("the UI-TARS reply is empty: expected 'Thought: ...' and 'Action: ...'")
+        check_length(text)
         source = text.strip()
         start = self._actions_start(source)
         if start is None:
