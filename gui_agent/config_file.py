@@ -5,6 +5,7 @@ keeps its settings there (``load_settings`` reads either). Each key that changes
 in place, so comments, the order of keys and every other table survive. The new text is
 checked before it replaces the old file: it must parse, load as valid Settings, and leave the
 other tables exactly as they were; the file is then replaced atomically (temp file + rename).
+The file is 0600 and the config folder 0700 (:mod:`gui_agent.private_files`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from . import private_files
 from .config import Settings, load_settings, user_config_dir
 from .errors import ConfigError
 
@@ -201,17 +203,21 @@ def save_settings(values: Mapping[str, Any], path: Path | None = None) -> Path:
     if _others(before, SECTION not in before) != _others(after, at_top):
         raise ConfigError(f"{path}: cannot update the settings without changing other tables "
                           "(unusual layout); edit it by hand")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    fix = "set GUI_AGENT_CONFIG_DIR to a folder you can write to (or make this one writable)"
+    owned = private_files.within(path.parent, user_config_dir())
+    private_files.private_dir(path.parent, fix, owned=owned)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        tmp.write_text(new, encoding="utf-8")
+        private_files.write_text(tmp, new)   # 0600: only its user reads the settings
         try:
             load_settings(tmp, env={})
         except ConfigError as exc:
             raise ConfigError(str(exc).replace(str(tmp), str(path))) from None
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o7777)
         os.replace(tmp, path)
+    except OSError as exc:
+        if not private_files.is_write_error(exc):
+            raise
+        raise private_files.NotWritable(path, private_files.describe(exc), fix) from None
     finally:
         tmp.unlink(missing_ok=True)
     return path

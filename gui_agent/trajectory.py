@@ -3,13 +3,14 @@
 A run folder holds ``run.json`` (the task and the outcome, written at the end), ``steps.jsonl``
 (one line per step, appended and flushed as each step ends, so a crash loses nothing finished)
 and ``shots/`` (screenshots before and after each step, the point acted on drawn in red).
+The folder is 0700 and its files 0600; the secrets the task names (and any an extra masker
+knows) are masked in the folder's name and in everything written (:mod:`gui_agent.secrets`).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import re
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -19,7 +20,10 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from . import private_files
 from .geometry import Box, Point
+from .secrets import TaskSecrets, TextMasker, chain, mask_result, mask_step
+from .slugs import slugify
 
 log = logging.getLogger(__name__)
 
@@ -50,13 +54,14 @@ class StepLog:
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
-    def describe(self) -> str:
-        """One line for the terminal."""
+    def describe(self, dry_run: bool = False) -> str:
+        """One line for the terminal; a dry run's step says what it *would* do."""
         where = f" at {self.screen_point}" if self.screen_point else ""
         via = f" via {self.source}" if self.source and self.source != "point" else ""
         tail = f" — {self.error}" if self.error else ""
         total = sum(self.timings.values())
-        return f"[{self.index:>2}] {self.outcome:<7} {self.action}{where}{via} ({total:.2f}s){tail}"
+        shown = "would" if dry_run and self.outcome == "ok" else self.outcome
+        return f"[{self.index:>2}] {shown:<7} {self.action}{where}{via} ({total:.2f}s){tail}"
 
 
 @dataclass(frozen=True)
@@ -80,11 +85,6 @@ class RunResult:
         return data
 
 
-def slugify(text: str, limit: int = 40) -> str:
-    slug = re.sub(r"[^a-zA-Z0-9]+", "-", text).strip("-").lower()
-    return slug[:limit].rstrip("-") or "run"
-
-
 def annotate(image: Image.Image, point: Point | None, box: Box | None) -> Image.Image:
     """A copy of the screenshot with the chosen element boxed and the point marked."""
     if point is None and box is None:
@@ -101,29 +101,64 @@ def annotate(image: Image.Image, point: Point | None, box: Box | None) -> Image.
     return out
 
 
-class RunFolder:
-    """Writes one run's trajectory; screenshots are encoded on a background thread."""
+RUNS_FIX = ("choose a runs folder you can write to (--runs-dir, the runs_dir setting, or "
+            "GUI_AGENT_DATA_DIR for all of gui-agent's data)")
 
-    def __init__(self, root: Path, task: str, save_screenshots: bool = True) -> None:
+
+def prepare_runs_dir(root: Path) -> Path:
+    """The runs folder, created 0700; inside gui-agent's data folder (its own) the data folder
+    and the runs folder are tightened too, a folder the user chose elsewhere keeps its mode."""
+    data = private_files.data_dir()
+    if private_files.within(root, data):
+        private_files.private_dir(data, private_files.DATA_FIX)
+        for folder in reversed([p for p in (root, *root.parents) if private_files.within(p, data)
+                                and p != data]):
+            private_files.private_dir(folder, RUNS_FIX)
+        return root
+    return private_files.private_dir(root, RUNS_FIX, owned=False)
+
+
+class RunFolder:
+    """Writes one run's trajectory; screenshots are encoded on a background thread.
+
+    ``task`` is the task as given: its secrets are found here and masked, with ``masker`` (the
+    values of a skill's secret parameters, say) in :attr:`mask`, before anything is written.
+    """
+
+    def __init__(self, root: Path, task: str, save_screenshots: bool = True,
+                 masker: TextMasker | None = None) -> None:
+        self.secrets = TaskSecrets.from_task(task)
+        self.mask: TextMasker = chain(self.secrets.mask, masker)
+        self.task = self.mask(task)
+        root = prepare_runs_dir(Path(root))
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        base = Path(root) / f"{stamp}-{slugify(task)}"
+        base = root / f"{stamp}-{slugify(self.task)}"
         path, n = base, 1
-        while path.exists():
-            n += 1
-            path = base.with_name(f"{base.name}-{n}")
-        (path / "shots").mkdir(parents=True)
+        while True:
+            try:
+                path.mkdir(mode=private_files.DIR_MODE)
+                break
+            except FileExistsError:
+                n += 1
+                path = base.with_name(f"{base.name}-{n}")
+            except OSError as exc:
+                if not private_files.is_write_error(exc):
+                    raise
+                why = private_files.describe(exc)
+                raise private_files.NotWritable(root, why, RUNS_FIX) from None
+        private_files.set_mode(path, private_files.DIR_MODE)   # whatever the umask
+        private_files.private_dir(path / "shots", RUNS_FIX)
         self.path = path
-        self.task = task
         self.save_screenshots = save_screenshots
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="shots")
         self._pending: list[Future[None]] = []
         self._lock = threading.Lock()
-        self._steps = (path / "steps.jsonl").open("a", encoding="utf-8")
+        self._steps = private_files.open_private(path / "steps.jsonl", "a", encoding="utf-8")
 
     def save_crop(self, name: str, image: Image.Image) -> str:
         """An unmarked image (a target's crop, kept for skills) saved now; its run-relative path."""
         rel = f"shots/{name}.png"
-        image.save(self.path / rel)
+        private_files.save_image(image, self.path / rel)
         return rel
 
     def save_image(self, name: str, image: Image.Image, point: Point | None = None,
@@ -133,14 +168,15 @@ class RunFolder:
         rel = f"shots/{name}.png"
 
         def write() -> None:
-            annotate(image, point, box).save(self.path / rel, compress_level=1)
+            private_files.save_image(annotate(image, point, box), self.path / rel, compress_level=1)
 
         self._pending.append(self._pool.submit(write))
         return rel
 
     def append_step(self, step: StepLog) -> None:
         with self._lock:
-            self._steps.write(json.dumps(step.to_json(), ensure_ascii=False) + "\n")
+            line = json.dumps(mask_step(step, self.mask).to_json(), ensure_ascii=False)
+            self._steps.write(line + "\n")
             self._steps.flush()
 
     def finish(self, result: RunResult) -> None:
@@ -151,10 +187,10 @@ class RunFolder:
                 log.warning("could not write a screenshot: %s", exc)
         self._pool.shutdown(wait=True)
         self._steps.close()
-        data = result.to_json()
+        data = mask_result(result, self.mask).to_json()
         data.pop("steps")
         tmp = self.path / "run.json.tmp"
-        tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
+        private_files.write_text(tmp, json.dumps(data, indent=2, ensure_ascii=False))
         tmp.replace(self.path / "run.json")
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from gui_agent.errors import ConfigError
+from gui_agent.errors import ConfigError, MemoryStoreError
 from gui_agent.memory import (
     MemoryStore,
     Skill,
@@ -235,3 +235,14 @@ def test_the_default_path_is_in_the_data_dir_and_overridable(tmp_path, monkeypat
     with MemoryStore() as s:
         assert s.path == tmp_path / "elsewhere.db"
     assert (tmp_path / "elsewhere.db").is_file()
+
+
+def test_a_refused_database_names_the_settings_that_exist(tmp_path):
+    """Regression: the message named a `--memory PATH` flag that `gui-agent run` does not have."""
+    bad = tmp_path / "memory.sqlite3"
+    bad.write_bytes(b"definitely not sqlite" * 50)
+    with pytest.raises(MemoryStoreError) as caught:
+        MemoryStore(bad)
+    text = str(caught.value)
+    assert "memory_path setting" in text and "GUI_AGENT_MEMORY" in text and "left untouched" in text
+    assert "(--memory PATH or" not in text and bad.read_bytes() == b"definitely not sqlite" * 50

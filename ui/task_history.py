@@ -42,7 +42,9 @@ class TaskHistory:
         return list(self._tasks)
 
     def add(self, task: str) -> None:
-        task = task.strip()
+        from gui_agent.secrets import TaskSecrets
+
+        task = TaskSecrets.from_task(task.strip()).mask(task.strip())   # never a password on disk
         if not task:
             return
         self._tasks = [task] + [t for t in self._tasks if t != task]
@@ -53,9 +55,11 @@ class TaskHistory:
         if self.path is None:
             return
         try:
+            from gui_agent import private_files
+
             self.path.parent.mkdir(parents=True, exist_ok=True)
             tmp = self.path.with_name(self.path.name + ".tmp")
-            tmp.write_text(json.dumps(self._tasks, ensure_ascii=False, indent=1), encoding="utf-8")
+            private_files.write_text(tmp, json.dumps(self._tasks, ensure_ascii=False, indent=1))
             tmp.replace(self.path)
         except OSError as exc:  # history is a convenience: never fail a run for it
             log.warning("could not save the task history to %s: %s", self.path, exc)

@@ -26,6 +26,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from .. import private_files
+
 log = logging.getLogger(__name__)
 
 GRACE_S = 0.3          # events heard this long after an injection ended are still ours
@@ -60,10 +62,11 @@ def marker_path(display: str | None = None) -> Path:
 def _write(active: bool, until: float) -> None:
     path = marker_path()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.parent.is_dir():
+            path.parent.mkdir(mode=private_files.DIR_MODE, parents=True, exist_ok=True)
+            private_files.set_mode(path.parent, private_files.DIR_MODE)
         tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"pid": os.getpid(), "active": active, "until": until}),
-                       encoding="utf-8")
+        private_files.write_text(tmp, json.dumps({"pid": os.getpid(), "active": active, "until": until}))
         os.replace(tmp, path)
         _written.add(path)
     except OSError as exc:  # a read-only home must not stop the agent from acting

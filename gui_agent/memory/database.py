@@ -2,12 +2,14 @@
 transactions retried while another process holds the lock.
 
 Every write is one ``BEGIN IMMEDIATE`` transaction, so several batch workers can share a store
-and a killed process loses nothing committed.
+and a killed process loses nothing committed. The database file (and so SQLite's ``-wal`` and
+``-shm`` files, which take its mode) is 0600, its folder 0700 when it is gui-agent's own.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import random
 import sqlite3
 import threading
@@ -16,7 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from ..errors import MemoryStoreError
+from .. import private_files
+from ..errors import GuiAgentError, MemoryStoreError
 from . import schema
 
 log = logging.getLogger(__name__)
@@ -24,11 +27,20 @@ T = TypeVar("T")
 SQLITE_MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT_S = 10.0      # SQLite's own wait for a lock
 WRITE_DEADLINE_S = 60.0    # then our retries, with jitter, until this much time has passed
+ELSEWHERE = ("point gui-agent at another memory file (the memory_path setting in config.toml "
+             "or GUI_AGENT_MEMORY_PATH, or GUI_AGENT_MEMORY; --memory PATH on the skills, "
+             "memory, record and replay commands)")
+FIX_WRITABLE = f"{ELSEWHERE}, make it writable, or run without memory (--no-memory)"
 
 
 def _is_busy(exc: sqlite3.Error) -> bool:
     text = str(exc).lower()
     return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+
+
+def _is_read_only(exc: sqlite3.Error) -> bool:
+    text = str(exc).lower()
+    return "readonly" in text or "read-only" in text or "unable to open" in text
 
 
 class Database:
@@ -43,8 +55,26 @@ class Database:
 
     # -- opening -----------------------------------------------------------------------------
     def _refuse(self, why: str) -> MemoryStoreError:
-        return MemoryStoreError(f"{self.path}: {why}; it was left untouched. Point gui-agent at "
-                                "another file (--memory PATH or GUI_AGENT_MEMORY) or move this one away.")
+        return MemoryStoreError(f"{self.path}: {why}; it was left untouched. Move it away, or "
+                                f"{ELSEWHERE}.")
+
+    def _prepare(self) -> None:
+        """The folder (0700 when gui-agent's own) and the file (0600) before SQLite opens it;
+        a read-only folder or file is a NotWritable error that says what to do."""
+        owned = private_files.within(self.root, private_files.data_dir())
+        private_files.private_dir(self.root, FIX_WRITABLE, owned=owned)
+        if self.path.exists() and not os.access(self.path, os.W_OK):
+            raise private_files.NotWritable(self.path, "the file is read-only", FIX_WRITABLE)
+        try:
+            private_files.create_empty(self.path)
+        except OSError as exc:
+            if not private_files.is_write_error(exc):
+                raise MemoryStoreError(f"{self.path}: cannot create the memory database ({exc})"
+                                       ) from exc
+            why = private_files.describe(exc)
+            raise private_files.NotWritable(self.root, why, FIX_WRITABLE) from None
+        for p in (self.path, *(self.path.with_name(self.path.name + s) for s in ("-wal", "-shm"))):
+            private_files.tighten(p, private_files.FILE_MODE)
 
     def _open(self) -> sqlite3.Connection:
         if self.path.is_dir():
@@ -54,8 +84,8 @@ class Database:
                 if f.read(16) != SQLITE_MAGIC:
                     raise self._refuse("not a gui-agent memory database (not an SQLite file: "
                                        "corrupt or some other kind of file)")
+        self._prepare()
         try:
-            self.root.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None,
                                    check_same_thread=False)
         except (OSError, sqlite3.Error) as exc:
@@ -70,11 +100,14 @@ class Database:
             conn.execute("PRAGMA synchronous = NORMAL")
             self._conn = conn
             self.write(self._migrate)
-        except MemoryStoreError:
+        except GuiAgentError:   # refused, or read-only
             conn.close()
             raise
         except sqlite3.DatabaseError as exc:
             conn.close()
+            if _is_read_only(exc):
+                why = f"it is read-only ({exc})"
+                raise private_files.NotWritable(self.path, why, FIX_WRITABLE) from None
             raise self._refuse(f"unreadable as a memory database ({exc})") from exc
         return conn
 
@@ -132,6 +165,9 @@ class Database:
             try:
                 return self._retry(attempt)
             except sqlite3.DatabaseError as exc:
+                if _is_read_only(exc):
+                    raise private_files.NotWritable(self.path, f"it is read-only ({exc})",
+                                                    FIX_WRITABLE) from None
                 raise MemoryStoreError(f"{self.path}: could not write to the memory database ({exc})"
                                        ) from exc
 

@@ -8,7 +8,7 @@ that recur become shortcut skills, and a run that a skill already covers teaches
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,9 +69,11 @@ class ExperienceMemory:
         return self.store.require_skill(name)
 
     # -- remember and learn ------------------------------------------------------------------
-    def remember(self, result: Any, *, model: str | None = None) -> int:
-        """Store the run as an episode; then drop episodes past the retention period."""
-        episode_id = self.store.record_episode(result, model=model)
+    def remember(self, result: Any, *, model: str | None = None,
+                 masker: Callable[[str], str] | None = None) -> int:
+        """Store the run as an episode, its task's secrets (and ``masker``'s) masked; then drop
+        episodes past the retention period."""
+        episode_id = self.store.record_episode(result, model=model, masker=masker)
         if self.keep_days > 0:
             self.store.prune(keep_days=self.keep_days)
         return episode_id
@@ -105,7 +107,8 @@ class ExperienceMemory:
         return Learned(tuple(created), tuple(updated))
 
     def save_as(self, episode_id: int, name: str, description: str | None = None) -> Skill:
-        """A skill from one successful episode (``gui-agent run ... --save-as NAME``)."""
+        """A skill from one successful episode (``gui-agent run ... --save-as NAME``); a secret
+        typed in it (stored masked) becomes a secret parameter, with no default."""
         from .mining import skill_from_episode
 
         episode = self.store.episode(episode_id)

@@ -2,6 +2,7 @@
 
 Files are copied in before the transaction that refers to them commits, so a crash can leave an
 unreferenced file but never a row pointing at nothing; :func:`remove_unreferenced` sweeps them.
+Folders are 0700 and files 0600 (:mod:`gui_agent.private_files`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import uuid
 from collections.abc import Iterable
 from pathlib import Path
 
+from .. import private_files
 from ..errors import MemoryStoreError
 
 log = logging.getLogger(__name__)
@@ -28,8 +30,8 @@ def copy_shot(root: Path, run_dir: Path | None, rel: str | None, folder: str) ->
         log.warning("screenshot %s is missing; the episode is stored without it", src)
         return None
     dest = f"{folder}/{src.name}"
-    (root / folder).mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(src, root / dest)
+    private_dir(root, folder)
+    private_files.copy_file(src, root / dest)
     return dest
 
 
@@ -43,9 +45,19 @@ def copy_crop(root: Path, crop: str | None) -> str | None:
     if not src.is_file():
         raise MemoryStoreError(f"skill crop image {crop} does not exist")
     rel = f"crops/{uuid.uuid4().hex}{src.suffix or '.png'}"
-    (root / "crops").mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(src, root / rel)
+    private_dir(root, "crops")
+    private_files.copy_file(src, root / rel)
     return rel
+
+
+def private_dir(root: Path, rel: str) -> Path:
+    """``root/rel`` and the folders between, created (or tightened) 0700: they are the memory's."""
+    from .database import FIX_WRITABLE
+
+    path = root
+    for part in Path(rel).parts:
+        path = private_files.private_dir(path / part, FIX_WRITABLE)
+    return path
 
 
 def remove_unreferenced(paths: Iterable[Path], used: set[str], prefix: str) -> int:

@@ -5,7 +5,10 @@ with typed text and quoted click targets abstracted). Episodes with equal key se
 whole-task skills; contiguous runs recurring across different tasks form shortcut skills. A group
 is then refined click by click: a click target that differs across the group stays one parameter
 only when every value is named in its own episode's task, otherwise the group splits by value.
-Typed text always becomes a parameter. Nothing here saves: the caller does ``store.save_skill``.
+Typed text always becomes a parameter; typed text that holds a masked secret (episodes are stored
+with their task's secrets masked) becomes a *secret* parameter with no default, named after its
+field, whose value a replay takes from ``--param`` or ``GUI_AGENT_SECRET_<NAME>``. Nothing here
+saves: the caller does ``store.save_skill``.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, Click, RunSkill, Type, Wait, format_action, parse_action
 from ..errors import ConfigError, GuiAgentError
+from ..secrets import MASK, is_secret_name, masked_keyword, secret_env_var
 from . import wording
 from .models import PLACEHOLDER_RE, Episode, EpisodeStep, Skill, SkillParameter, SkillStep
 
@@ -120,20 +124,29 @@ def _build(occs: list[Occ], length: int, store: MemoryStore, *, defaults: bool) 
 
     def add(j: int, base: str, seen: list[str], what: str) -> None:
         name = names[j] = wording.unique(base, taken)
-        number = all(wording.is_number(v) for v in seen)
-        mine = seen[occs.index(rep)]
-        params.append(SkillParameter(name, "number" if number else "text",
-                                     (float(mine) if number else mine) if defaults else None, description=what))
+        if any(MASK in v for v in seen):   # a secret: never a default, never in a description
+            params.append(SkillParameter(name, secret=True, description=(
+                f"secret {what}; give it in the task, with --param {name}=... or in "
+                f"{secret_env_var(name)}")))
+        else:
+            number = all(wording.is_number(v) for v in seen)
+            mine = seen[occs.index(rep)]
+            params.append(SkillParameter(name, "number" if number else "text",
+                                         (float(mine) if number else mine) if defaults else None,
+                                         description=what))
         for vals, v in zip(values, seen, strict=True):
             vals[name] = v
 
     for j in range(length):
         a = _act(rep, j)
         if isinstance(a, Type):
+            seen = [_act(o, j).text for o in occs]  # type: ignore[attr-defined]
             base = "_".join(wording.words(str(a.into))) if isinstance(a.into, str) else ""
+            if any(MASK in v for v in seen) and not is_secret_name(base):
+                base = masked_keyword(rep[0].episode.task) or base or "secret"
             base = re.sub(r"^(?=\d)", "p_", base)[:40].strip("_") or "text"
             where = f" into {a.into}" if isinstance(a.into, str) else ""
-            add(j, base, [_act(o, j).text for o in occs], f"text typed{where}")  # type: ignore[attr-defined]
+            add(j, base, seen, f"text typed{where}")
     typed = dict(names)
     for j in (j for j in range(length) if _key(_act(rep, j))[0] == "click"):
         seen = [_slot(_act(o, j)) or "" for o in occs]   # clicking what was typed: the same parameter
@@ -155,6 +168,8 @@ def _build(occs: list[Occ], length: int, store: MemoryStore, *, defaults: bool) 
                               "braces like {name}, which skills reserve for parameters")
         posts = {wording.templated(o[0].steps[o[1] + j][0].expect, v) for o, v in zip(occs, values, strict=True)}
         post = posts.pop() if len(posts) == 1 else None
+        if post is not None and MASK in post:   # a masked secret is never what the screen shows
+            post = None
         if post is not None and not set(PLACEHOLDER_RE.findall(post)) <= {p.name for p in params}:
             post = None
         if name is not None and isinstance(a, Click):   # a varying element: its look is not the skill's
@@ -162,8 +177,10 @@ def _build(occs: list[Occ], length: int, store: MemoryStore, *, defaults: bool) 
             continue
         crop = str(store.shot_path(step.crop)) if step.crop and store.shot_path(step.crop).is_file() else None
         target = step.target or (str(a.target) if a.target is not None else None)
-        steps.append(SkillStep(action, target=target, ocr_text=step.ocr_text, crop=crop, landmarks=step.landmarks,
-                               post_text=post, box=step.box))
+        ocr_text = None if step.ocr_text and MASK in step.ocr_text else step.ocr_text
+        landmarks = tuple(m for m in step.landmarks if MASK not in m[0])
+        steps.append(SkillStep(action, target=target, ocr_text=ocr_text, crop=crop,
+                               landmarks=landmarks, post_text=post, box=step.box))
     skill = Skill("mined", tuple(steps), parameters=tuple(params))
     return dataclasses.replace(skill, description=wording.describe(skill)), values
 

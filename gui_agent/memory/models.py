@@ -48,11 +48,6 @@ def check_skill_name(name: str) -> str:
     return name
 
 
-def secret_env_var(name: str) -> str:
-    """Where a secret parameter's value may come from: ``GUI_AGENT_SECRET_<NAME>`` (never stored)."""
-    return "GUI_AGENT_SECRET_" + re.sub(r"^secret_", "", name).upper()
-
-
 @dataclass(frozen=True)
 class SkillParameter:
     name: str

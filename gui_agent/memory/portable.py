@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError, GuiAgentError
+from ..private_files import NotWritable, describe, is_write_error, open_private
 from .models import Skill, SkillParameter, SkillStep
 from .rows import skill_to_json
 from .store import MemoryStore
@@ -26,7 +27,8 @@ MAX_TOTAL_BYTES = 100 * 1024 * 1024
 
 
 def export_skill(store: MemoryStore, name: str, file: Path) -> Path:
-    """Write skill ``name`` to ``file`` (statistics stay behind); the file's path."""
+    """Write skill ``name`` to ``file`` (0600; statistics stay behind); the file's path. A secret
+    parameter has no value to ship: the skill's steps and parameters hold none."""
     skill = store.require_skill(name)
     file = Path(file)
     crop_names: list[str | None] = []
@@ -40,11 +42,18 @@ def export_skill(store: MemoryStore, name: str, file: Path) -> Path:
             crop_names.append(None)
     doc = {"format": FORMAT, "version": FORMAT_VERSION, "skill": skill_to_json(skill, crop_names)}
     tmp = file.with_name(file.name + ".tmp")
-    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr("skill.json", json.dumps(doc, indent=2, ensure_ascii=False))
-        for member, data in members.items():
-            zf.writestr(member, data)
-    tmp.replace(file)
+    try:
+        with open_private(tmp, "wb") as f, zipfile.ZipFile(f, "w", zipfile.ZIP_DEFLATED) as zf:
+            zf.writestr("skill.json", json.dumps(doc, indent=2, ensure_ascii=False))
+            for member, data in members.items():
+                zf.writestr(member, data)
+        tmp.replace(file)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        if is_write_error(exc):
+            fix = "export to a folder you can write to"
+            raise NotWritable(file.parent, describe(exc), fix) from None
+        raise ConfigError(f"{file}: cannot write the skill file ({exc})") from exc
     return file
 
 

@@ -29,7 +29,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..errors import ConfigError
-from .models import PLACEHOLDER_RE, Skill, SkillParameter, secret_env_var
+from ..secrets import secret_env_var
+from .models import PLACEHOLDER_RE, Skill, SkillParameter
 
 MIN_SCORE = 0.35    # score the best skill must reach to run (correct runs score 0.54 and up)
 MIN_MARGIN = 0.05   # ... and its lead over the next skill (smallest correct lead: 0.09)

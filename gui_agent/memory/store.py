@@ -8,6 +8,7 @@ Transactions and the checks that keep a foreign or corrupt file untouched are in
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import os
@@ -19,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ..secrets import TaskSecrets, TextMasker, chain, mask_record
 from . import schema
 from .database import Database
 from .files import copy_crop, copy_shot, remove_unreferenced
@@ -54,6 +56,10 @@ def default_memory_path() -> Path:
     return Path(env).expanduser() if env else user_data_dir() / DB_NAME
 
 
+def _masked(step: Any, mask: TextMasker) -> Any:
+    return mask_record(step, mask) if dataclasses.is_dataclass(step) else step
+
+
 def _marks(columns: str) -> str:
     return ", ".join("?" * len(columns.split(",")))
 
@@ -77,20 +83,26 @@ class MemoryStore:
 
     # -- episodes ----------------------------------------------------------------------------
     def record_episode(self, result: Any, *, model: str | None = None,
-                       created_at: float | None = None) -> int:
-        """Store a RunResult (or anything shaped like one); its screenshots are copied in."""
+                       created_at: float | None = None, masker: TextMasker | None = None) -> int:
+        """Store a RunResult (or anything shaped like one); its screenshots are copied in.
+
+        The secrets its task names (and those ``masker`` knows) are masked in every text stored.
+        """
+        mask = chain(TaskSecrets.from_task(result.task).mask, masker)
         created = time.time() if created_at is None else created_at
         folder = f"shots/{time.strftime('%Y%m%d', time.localtime(created))}-{uuid.uuid4().hex[:12]}"
         run_dir = Path(result.run_dir) if getattr(result, "run_dir", None) else None
         steps: list[tuple[Any, str | None, str | None, str | None]] = []
+        answer = getattr(result, "answer", None)
 
         def body(conn: sqlite3.Connection) -> int:
             cur = conn.execute(
                 "INSERT INTO episodes (task, outcome, reason, answer, model, seconds, created_at, "
                 "run_dir, shots_dir) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (result.task, result.outcome, result.reason or "", getattr(result, "answer", None),
-                 model, float(getattr(result, "seconds", 0.0) or 0.0), created,
-                 str(run_dir) if run_dir else None, folder))
+                (mask(result.task), result.outcome, mask(result.reason or ""),
+                 None if answer is None else mask(answer), model,
+                 float(getattr(result, "seconds", 0.0) or 0.0), created,
+                 mask(str(run_dir)) if run_dir else None, folder))
             episode_id = int(cur.lastrowid)
             conn.executemany(
                 f"INSERT INTO episode_steps ({STEP_COLUMNS}) VALUES ({_marks(STEP_COLUMNS)})",
@@ -98,7 +110,8 @@ class MemoryStore:
             return episode_id
 
         try:   # files first: a crash may leave a stray file, never a row without its file
-            steps.extend((step, copy_shot(self.root, run_dir, getattr(step, "before", None), folder),
+            steps.extend((_masked(step, mask),
+                          copy_shot(self.root, run_dir, getattr(step, "before", None), folder),
                           copy_shot(self.root, run_dir, getattr(step, "after", None), folder),
                           copy_shot(self.root, run_dir, getattr(step, "crop", None), folder))
                          for step in result.steps)

@@ -30,6 +30,7 @@ from ..memory.anchors import crop_around, fixed_texts, folded_text, landmarks_fo
 from ..memory.models import Skill, SkillParameter, SkillStep
 from ..parsing.elements import Element, ScreenParse
 from ..screen.observation import Observation
+from ..secrets import secret_env_var
 from .demo_folder import Demonstration, load_demo
 from .events import DemoEvent
 from .targets import (
@@ -55,11 +56,6 @@ class Anchor:
     ocr_text: str | None = None
     crop: str | None = None
     landmarks: tuple[tuple[str, int, int], ...] = ()
-
-
-def secret_env_var(name: str) -> str:
-    """Where a secret parameter's value may come from at replay: GUI_AGENT_SECRET_<NAME>."""
-    return "GUI_AGENT_SECRET_" + re.sub(r"^secret_", "", name).upper()
 
 
 class DemoCompiler:

@@ -9,7 +9,6 @@ label also names the parameter ("Password" -> ``password``).
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,11 +16,12 @@ from typing import Any
 from PIL import Image
 
 from ..geometry import Box, Point
+from ..secrets import SECRET_WORD_RE, is_secret_name
 from .targets import element_at, label_of, param_slug
 
 log = logging.getLogger(__name__)
 
-SECRET_WORDS = re.compile(r"\b(password|passwort|passcode|passphrase|pin|secret|pwd)\b", re.I)
+SECRET_WORDS = SECRET_WORD_RE   # one list of the words that mark a secret (gui_agent.secrets)
 REGION_LEFT, REGION_RIGHT, REGION_HALF_HEIGHT = 560, 360, 90   # looked at around a click
 
 
@@ -29,7 +29,7 @@ def is_secret_label(label: str | None, marked: Sequence[str] = ()) -> bool:
     """True for a label like a password's, or one containing a label the user marked."""
     if not label:
         return False
-    if SECRET_WORDS.search(label):
+    if is_secret_name(label):
         return True
     low = label.casefold()
     return any(m.strip() and m.strip().casefold() in low for m in marked)

@@ -1,20 +1,20 @@
-"""What a replay returns, and how its parameters are kept out of logs when they are secret."""
+"""What a replay returns, and how its parameters are kept out of logs when they are secret.
+
+The masking itself lives in :mod:`gui_agent.secrets` (``MASK`` is still importable from here).
+"""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..memory.models import Skill, SkillParameter
 from ..screen.observation import Observation
+from ..secrets import MASK, SecretValues, is_secret_name
 from ..trajectory import RunResult, StepLog
 
-MASK = "******"
-# A parameter is secret when it says so (``secret`` attribute) or its name or description does.
-_SECRET_NAME = re.compile(r"pass(?:word|wd|phrase|code)?|secret|token|\bpin\b|api_?key|credential",
-                          re.IGNORECASE)
+__all__ = ["MASK", "Masker", "ReplayResult", "is_secret"]
 
 
 @dataclass(frozen=True)
@@ -40,23 +40,25 @@ class ReplayResult:
 
 
 def is_secret(param: SkillParameter) -> bool:
-    if getattr(param, "secret", False):
-        return True
-    return bool(_SECRET_NAME.search(param.name) or _SECRET_NAME.search(param.description or ""))
+    """A parameter is secret when it says so, or its name or description speaks of a secret."""
+    return bool(getattr(param, "secret", False)) or is_secret_name(param.name) \
+        or is_secret_name(param.description)
 
 
 class Masker:
-    """Replaces the values of secret parameters in any text that is logged or shown."""
+    """Replaces the values of a skill's secret parameters (and their escaped forms) in any text
+    that is logged or shown (:class:`gui_agent.secrets.SecretValues`)."""
 
     def __init__(self, skill: Skill, values: Mapping[str, str | float]) -> None:
         self.names = {p.name for p in skill.parameters if is_secret(p)}
-        self.values = sorted({str(values[n]) for n in self.names if str(values.get(n, "")).strip()},
-                             key=len, reverse=True)
+        self.secrets = SecretValues(tuple(str(values[n]) for n in self.names if n in values))
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        return self.secrets.values
 
     def __call__(self, text: str) -> str:
-        for value in self.values:
-            text = text.replace(value, MASK)
-        return text
+        return self.secrets.mask(text)
 
     def fill(self, values: Mapping[str, str | float]) -> dict[str, str | float]:
         """``values`` with each secret replaced by the mask (to render loggable action text)."""
