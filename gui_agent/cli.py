@@ -1,4 +1,4 @@
-"""`gui-agent` command line: run | screenshot | playground | app | demo | batch | bench.
+"""`gui-agent` command line: run | screenshot | playground | app | demo | batch | bench | ….
 
 Heavy modules are imported inside each command so that `gui-agent --help` and an offline
 `gui-agent run` start fast.
@@ -13,6 +13,7 @@ from pathlib import Path
 
 from . import __version__
 from .errors import GuiAgentError
+from .terminal_text import printable
 
 EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
 
@@ -89,15 +90,23 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     _add_run(sub)
 
-    p = sub.add_parser("screenshot", help="save a screenshot of a monitor")
-    p.add_argument("file", type=Path)
-    p.add_argument("--monitor", type=int, default=1)
+    from .commands.screenshot import add_screenshot_parser
 
-    p = sub.add_parser("playground", help="open the playground app used by the demo and tests")
-    p.add_argument("args", nargs=argparse.REMAINDER, help="options for the playground (see --help)")
+    add_screenshot_parser(sub)
 
-    p = sub.add_parser("app", help="open the desktop app (same as gui-agent-app)")
-    p.add_argument("args", nargs=argparse.REMAINDER, help="options for the app (see --help)")
+    from .playground.options import DESCRIPTION as PLAYGROUND
+    from .playground.options import add_arguments as add_playground_arguments
+
+    p = sub.add_parser("playground", help="open the playground app used by the demo and tests",
+                       description=PLAYGROUND)
+    add_playground_arguments(p)
+
+    from ui.main import __doc__ as app_description
+    from ui.main import add_arguments as add_app_arguments
+
+    p = sub.add_parser("app", help="open the desktop app (same as gui-agent-app)",
+                       description=app_description)
+    add_app_arguments(p)
 
     p = sub.add_parser("demo", help="run the demo tasks on the playground app and write a report")
     p.add_argument("--headless", action="store_true", help="always use a virtual display")
@@ -163,7 +172,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _options_after(argv: list[str], command: str) -> list[str]:
+    """The words after the command's name: what `playground` and `app` parse again themselves.
+
+    Only flags that take no value (-v, --verbose) can come before the command, so its first
+    occurrence is the command itself.
+    """
+    return argv[argv.index(command) + 1:]
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser()
     args = parser.parse_args(argv)
     logging.basicConfig(
@@ -176,19 +195,17 @@ def main(argv: list[str] | None = None) -> int:
 
             return run_command(args)
         if args.command == "screenshot":
-            from .screen.capture import save_screenshot
+            from .commands.screenshot import screenshot_command
 
-            path = save_screenshot(args.file, monitor=args.monitor)
-            print(f"saved {path}")
-            return EXIT_OK
+            return screenshot_command(args)
         if args.command == "playground":
             from .playground import main as playground_main
 
-            return playground_main(args.args)
+            return playground_main(_options_after(argv, "playground"))
         if args.command == "app":
             from ui.main import main as app_main
 
-            return app_main(args.args)
+            return app_main(_options_after(argv, "app"))
         if args.command == "demo":
             from .demo import run_demo
 
@@ -249,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
 
             return run_latency_bench(args)
     except GuiAgentError as exc:
-        print(f"gui-agent: error: {exc}", file=sys.stderr)
+        print(f"gui-agent: error: {printable(exc)}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("gui-agent: interrupted", file=sys.stderr)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .terminal_text import say
 from .trajectory import RunResult
 
 log = logging.getLogger(__name__)
@@ -140,6 +141,7 @@ def run_demo_task(task: DemoTask, runs_dir: Path, work: Path,
     """
     from .agent import Agent
     from .config import Settings
+    from .control.app_registry import AppRegistry
     from .control.pyautogui_controller import PyAutoGuiController
     from .desktop import LiveDesktop
     from .planner import offline_planner
@@ -150,7 +152,8 @@ def run_demo_task(task: DemoTask, runs_dir: Path, work: Path,
     state_file = work / "state.json"
     with launch_playground(state_file, save_dir=work / "files", **task.playground) as app:
         app.wait_ready()
-        agent = Agent(LiveDesktop(PyAutoGuiController(), settings.monitor), offline_planner(),
+        agent = Agent(LiveDesktop(PyAutoGuiController(apps=AppRegistry.for_platform(settings.allow_apps)),
+                                   settings.monitor), offline_planner(),
                       settings=settings, parser=parser)
         result = agent.run(task.instruction)
         with contextlib.suppress(Exception):  # give the app a moment to write its final state
@@ -180,18 +183,18 @@ def run_demo(out: Path, headless: bool = False, only: str | None = None) -> int:
         for number, task in tasks:
             work = Path(tmp) / f"task{number}"
             work.mkdir()
-            print(f"[{number}/{len(DEMO_TASKS)}] {task.name}: {task.instruction}", flush=True)
+            say(f"[{number}/{len(DEMO_TASKS)}] {task.name}: {task.instruction}", flush=True)
             result, passed, detail = run_demo_task(task, runs_dir, work, parser)
             for step in result.steps:
-                print(f"    {step.describe()}")
+                say(f"    {step.describe()}")
             verdict = "PASS" if passed else "FAIL"
             tail = f" — {detail}" if detail else (f" ({result.reason})" if result.reason else "")
-            print(f"    {verdict} in {result.seconds:.1f}s{tail}", flush=True)
+            say(f"    {verdict} in {result.seconds:.1f}s{tail}", flush=True)
             entries.append(ReportEntry(task.name, result, passed, task.expects, detail))
     index = write_report(out, "gui-agent demo on the playground app", entries)
     passed = sum(e.passed for e in entries)
     steps = sum(len(e.result.steps) for e in entries)
     seconds = sum(e.result.seconds for e in entries)
-    print(f"demo: {passed}/{len(entries)} tasks passed, {steps} steps, {seconds:.1f}s of agent time; "
-          f"report: {index}")
+    say(f"demo: {passed}/{len(entries)} tasks passed, {steps} steps, {seconds:.1f}s of agent time; "
+        f"report: {index}")
     return 0 if passed == len(entries) else 1

@@ -2,9 +2,12 @@
 
 ``VirtualDisplay`` owns the environment while it runs: it sets ``DISPLAY`` (and an
 ``XAUTHORITY`` file without credentials when none exists: python-xlib, hence pyautogui,
-wants one) and puts both back on exit. Capture (mss) and control (pyautogui) read ``DISPLAY`` when they are
-first used, and re-connect when it changes, so the engine can be imported first and the
-display started later.
+wants one), hides ``WAYLAND_DISPLAY`` from the apps started on it, and puts all back on
+exit. Capture (mss) and control (pyautogui) read ``DISPLAY`` when they are first used, and
+re-connect when it changes, so the engine can be imported first and the display started later.
+
+In a Wayland session only X11 (XWayland) windows can be seen and driven: ``wayland_limits``
+says so, in words a user can act on.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import shutil
 import struct
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -25,6 +28,9 @@ from .errors import DisplayError
 log = logging.getLogger(__name__)
 
 DEFAULT_SIZE = (1280, 800)
+# Set to a virtual display's name while gui-agent's own Xvfb runs (inherited by subprocesses):
+# what is captured there is that display, whatever the desktop session around it is.
+VIRTUAL_DISPLAY_VAR = "GUI_AGENT_VIRTUAL_DISPLAY"
 _NO_XVFB = "Xvfb is not installed, so no virtual display can be started: install it: apt-get install xvfb"
 
 
@@ -65,10 +71,39 @@ def display_available() -> bool:
     return bool(name) and _can_open(name)
 
 
-def no_display_message() -> str:
+def no_display_message(headless_hint: bool = True) -> str:
+    """Why there is no display, and what to do (``--headless`` only where a command has it)."""
     name = os.environ.get("DISPLAY")
     state = "DISPLAY is not set" if not name else f"DISPLAY={name} cannot be opened"
-    return f"no display: {state}; set DISPLAY to a running X server or run with --headless"
+    hint = " or run with --headless" if headless_hint else ""
+    return f"no display: {state}; set DISPLAY to a running X server{hint}"
+
+
+def wayland_session(env: Mapping[str, str] | None = None) -> bool:
+    """True in a Wayland desktop session (XDG_SESSION_TYPE=wayland, or WAYLAND_DISPLAY set)."""
+    env = os.environ if env is None else env
+    return env.get("XDG_SESSION_TYPE", "").lower() == "wayland" or bool(env.get("WAYLAND_DISPLAY"))
+
+
+def wayland_limits(env: Mapping[str, str] | None = None) -> str | None:
+    """What gui-agent can reach in this Wayland session, and what to do; None when that does not
+    apply: not Wayland, or the display is a virtual one gui-agent started (``--headless``)."""
+    env = os.environ if env is None else env
+    if not wayland_session(env):
+        return None
+    display = env.get("DISPLAY")
+    if display and display == env.get(VIRTUAL_DISPLAY_VAR):
+        return None
+    if display:
+        reach = (f"it sees and drives only X11 windows here (apps running under XWayland, "
+                 f"DISPLAY={display}); native Wayland windows look black or are missing in its "
+                 "screenshots and do not get its mouse and keyboard input")
+    else:
+        reach = ("there is no XWayland display (DISPLAY is not set), so it cannot see or drive "
+                 "this desktop at all")
+    return (f"this is a Wayland session: {reach}. To let it work on every window, log out and "
+            "log into an X11 session (on the login screen, e.g. 'Ubuntu on Xorg' or "
+            "'Plasma (X11)'); --headless runs it on a virtual display of its own instead.")
 
 
 class VirtualDisplay:
@@ -107,7 +142,8 @@ class VirtualDisplay:
                                "run on the desktop itself (without --headless)")
         if shutil.which("Xvfb") is None:
             raise DisplayError(_NO_XVFB)
-        self._saved_env = {k: os.environ.get(k) for k in ("DISPLAY", "XAUTHORITY")}
+        self._saved_env = {k: os.environ.get(k) for k in
+                           ("DISPLAY", "XAUTHORITY", VIRTUAL_DISPLAY_VAR, "WAYLAND_DISPLAY")}
         try:
             self._prepare_xauthority()
             self._start_server()
@@ -143,6 +179,9 @@ class VirtualDisplay:
         self._server = server
         self.name = f":{server.display}"
         os.environ["DISPLAY"] = self.name
+        os.environ[VIRTUAL_DISPLAY_VAR] = self.name
+        # Apps started now must open on this display, not as windows of a Wayland desktop.
+        os.environ.pop("WAYLAND_DISPLAY", None)
         log.info("started Xvfb %s (%dx%dx%d)", self.name, *self.size, self.depth)
 
     def stop(self) -> None:

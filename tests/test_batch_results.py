@@ -143,6 +143,22 @@ def test_progress_counts_and_quiet_lines(capsys):
     assert out[2].startswith("[3/3] FAIL b") and out[2].endswith("— why")
 
 
+@pytest.mark.parametrize("quiet", [True, False])
+def test_progress_lines_carry_no_escape_sequences(capsys, quiet):
+    """A task id from a suite and a reason from the screen or a model are data: a reason holding
+    OSC 52 wrote the clipboard, one holding ESC c reset the terminal."""
+    hostile = "\x1b]52;c;cm0gLXJm\x07\x1bc\x1b[2J\u202e"
+    title = f"suite [red]x[/red] [/blue]{hostile}"  # not rich markup either
+    with BatchProgress(1, quiet=quiet, title=title) as p:
+        p.finished(record(f"task{hostile}", "failed", reason=f"could not find {hostile}OK"))
+    captured = capsys.readouterr()
+    text = captured.out + captured.err
+    assert "FAIL task" in text and "could not find OK" in text
+    assert "suite [red]x[/red] [/blue]" in text
+    for bad in ("\x1b", "\x07", "\u202e"):
+        assert bad not in text
+
+
 def test_the_report_puts_failures_first_with_each_step(tmp_path):
     suite_path = tmp_path / "s.yaml"
     suite_path.write_text("tasks:\n  - {id: ok, instruction: a}\n  - {id: bad, instruction: b}\n"

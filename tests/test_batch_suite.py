@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import textwrap
 from pathlib import Path
 
@@ -201,3 +202,172 @@ def test_state_checker_expressions(tmp_path):
             continue
         with pytest.raises(ExpressionError):
             parse_expression(bad)
+
+
+# -- parameter values are inserted literally, never expanded again -------------------------
+
+LITERAL_VALUES = ["{python}", "{{state_file}}", "{nope}", "a}b{c", "{", "{task_id} {worker}"]
+
+LITERAL_SUITE = """\
+tasks:
+  - id: echo
+    instruction: type "{item}" into the Name field
+    parameters: items.csv
+    setup:
+      - run: >-
+          {python} -c 'import sys; open(sys.argv[1], "w").write(sys.argv[2])'
+          {save_dir}/got.txt {item}
+    check:
+      - file: "{save_dir}/got.txt"
+        content: "{item}"
+      - command: >-
+          {python} -c 'import sys; raise SystemExit(sys.argv[1] != sys.argv[2])' {item} {expected}
+"""
+
+
+def _literal_csv() -> str:
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["item", "expected"])
+    writer.writerows([value, value] for value in LITERAL_VALUES)
+    return out.getvalue()
+
+
+def test_csv_values_reach_commands_checks_and_instruction_literally(tmp_path):
+    """A value '{python}' was expanded a second time, by the worker, into the interpreter's path
+    ('{nope}' crashed it with a KeyError): values are data, inserted as they are."""
+    from types import SimpleNamespace
+
+    from gui_agent.batch.checks import CheckContext, run_checks
+    from gui_agent.batch.worker import Apps, Worker
+
+    suite = load_suite(write(tmp_path, LITERAL_SUITE, csv=_literal_csv()))
+    assert [t.parameters[0][1] for t in suite.tasks] == LITERAL_VALUES
+    for task in suite.tasks:
+        value = dict(task.parameters)["item"]
+        workdir = tmp_path / "work" / str(suite.tasks.index(task))
+        # the worker's own placeholder values, as it builds them for a task
+        values = Worker._values(SimpleNamespace(suite=suite, number=1), workdir, task)
+        assert substitute(task.instruction, values) == f'type "{value}" into the Name field'
+        assert task.shown_instruction == f'type "{value}" into the Name field'
+        Apps(suite, dict(os.environ), lambda text: False).run_steps(task.setup, values, workdir)
+        assert (workdir / "files" / "got.txt").read_text(encoding="utf-8") == value
+        context = CheckContext(values, suite.folder, {}, lambda t: False)
+        ok, detail = run_checks(task.checks, context)
+        assert ok, (value, detail)
+        assert f"content {value!r}" in task.describe_checks()
+
+
+def test_list_and_mapping_values_are_literal_too(tmp_path):
+    text = """\
+    tasks:
+      - id: t-{v}
+        instruction: type "{v}"
+        parameters: [{v: "{python}"}, {v: "{{x}}"}]
+        check: {text: "{v} {display}"}
+      - instruction: type "{w}"
+        parameters: {w: "{workdir}"}
+    """
+    suite = load_suite(write(tmp_path, text, csv=None))
+    values = {"python": "/usr/bin/python3", "display": ":5", "workdir": "/tmp/w", "x": "X"}
+    first, second, third = suite.tasks
+    assert [t.key for t in suite.tasks] == ["t-{python}", "t-{{x}}", "task2"]
+    assert substitute(first.instruction, values) == 'type "{python}"'
+    assert substitute(first.checks[0].text, values) == "{python} :5"  # runtime names still fill
+    assert substitute(second.instruction, values) == 'type "{{x}}"'
+    assert substitute(third.instruction, values) == 'type "{workdir}"'
+
+
+def test_a_parameter_named_like_a_runtime_placeholder_is_refused(tmp_path):
+    path = write(tmp_path, 'tasks:\n  - {instruction: a, parameters: {python: rm}}\n', csv=None)
+    with pytest.raises(SuiteError, match=r":2: parameter 'python' has the name of a placeholder"):
+        load_suite(path)
+
+
+# -- what is not a suite at all: file:line: problem, never a traceback ---------------------
+
+def _nested_flow(depth: int) -> bytes:
+    return ("tasks:\n  - instruction: a\n    parameters: " + "[" * depth + "]" * depth
+            + "\n").encode()
+
+
+def _nested_block(depth: int) -> bytes:
+    lines = ["tasks:", "  - instruction: a", "    parameters:"]
+    lines += ["  " * (i + 3) + f"k{i}:" for i in range(depth)]
+    return ("\n".join(lines) + " v\n").encode()
+
+
+def _alias_chain(length: int) -> bytes:
+    lines = ["description:", "  x0: &a0 [1]"]
+    lines += [f"  x{i}: &a{i} [*a{i - 1}]" for i in range(1, length)]
+    lines += ["tasks:", "  - instruction: a",
+              f'    check: {{command: "true", exit_code: *a{length - 1}}}']
+    return ("\n".join(lines) + "\n").encode()
+
+
+NOT_SUITES = {
+    "binary file": (bytes(range(255, 0, -1)) * 4, 1, "not a text file"),
+    "latin-1 on line 3": (b"tasks:\n  - instruction: a\n  - instruction: caf\xe9\n", 3,
+                          "not UTF-8"),
+    "a NUL character": (b"tasks:\n  - instruction: a\x00b\n", 2, "control character #x0000"),
+    "flow nesting 5000 deep": (_nested_flow(5000), 3, "nested more than"),
+    "block nesting 500 deep": (_nested_block(500), 21, "nested more than"),
+    "an alias chain 3000 deep": (_alias_chain(3000), 3001, "nested too deeply"),  # its anchor
+    "a python tag": (b"tasks:\n  - instruction: !!python/name:os.system a\n", 2,
+                     "cannot read this value"),
+    "a recursive alias": (b"tasks:\n  - instruction: a\n    parameters: {x: &a [*a]}\n", 3,
+                          "needs a text or a number"),
+    "a list as a key": (b"tasks:\n  - {instruction: a, parameters: {? [a] : b}}\n", 2,
+                        "name must be a non-empty text"),
+    "a list as a parameter value": (b"tasks:\n  - instruction: a\n    parameters: {x: [1, 2]}\n",
+                                    3, "not a list or a mapping"),
+    "binary data as a value": (b"tasks:\n  - instruction: a\n"
+                               b'    parameters: {x: !!binary "AAAA"}\n', 3,
+                               "needs a text or a number"),
+    "a mapping as a suite key": (b"? {a: 1}\n: x\ntasks: [{instruction: a}]\n", 1, "plain words"),
+}
+
+
+@pytest.mark.parametrize("case", list(NOT_SUITES), ids=list(NOT_SUITES))
+def test_what_is_not_a_suite_is_a_one_line_error_with_exit_2(tmp_path, capsys, case):
+    data, line, problem = NOT_SUITES[case]
+    path = tmp_path / "suite.yaml"
+    path.write_bytes(data)
+    with pytest.raises(SuiteError) as err:
+        load_suite(path)
+    assert str(err.value).startswith(f"{path}:{line}: "), str(err.value)
+    assert problem in str(err.value)
+    assert main(["batch", str(path), "--out", str(tmp_path / "out")]) == 2
+    err_text = capsys.readouterr().err
+    assert err_text.startswith(f"gui-agent: error: {path}:{line}: ") and err_text.count("\n") == 1
+
+
+CSV_CASES = {
+    "binary": (bytes(range(255, 0, -1)), "not UTF-8 text"),
+    "a field over the csv limit": (b'item\n"' + b"x" * 200_000 + b'"\n', "not a readable CSV"),
+}
+
+
+@pytest.mark.parametrize("case", list(CSV_CASES), ids=list(CSV_CASES))
+def test_an_unreadable_parameters_file_names_the_suite_line(tmp_path, case):
+    data, problem = CSV_CASES[case]
+    path = write(tmp_path, 'tasks:\n  - instruction: type "{item}"\n    parameters: items.csv\n',
+                 csv=None)
+    (tmp_path / "items.csv").write_bytes(data)
+    with pytest.raises(SuiteError) as err:
+        load_suite(path)
+    assert str(err.value).startswith(f"{path}:3: ") and problem in str(err.value)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_random_bytes_are_always_a_suite_error(tmp_path, seed):
+    import random
+
+    rng = random.Random(seed)
+    path = tmp_path / "suite.yaml"
+    path.write_bytes(bytes(rng.randrange(256) for _ in range(rng.randrange(1, 400))))
+    with pytest.raises(SuiteError):
+        load_suite(path)

@@ -27,10 +27,10 @@ class BatchTable(QTableWidget):
     def set_tasks(self, tasks: Sequence[Any]) -> None:
         """One waiting row per TaskSpec (its key, its instruction and checks as a tooltip)."""
         self.setRowCount(len(tasks))
-        self._instructions = [t.instruction for t in tasks]
+        self._instructions = [t.shown_instruction for t in tasks]
         for row, task in enumerate(tasks):
             name = QTableWidgetItem(task.key)
-            name.setToolTip(f"{task.instruction}\n\nChecked: {task.describe_checks()}")
+            name.setToolTip(f"{task.shown_instruction}\n\nChecked: {task.describe_checks()}")
             self.setItem(row, TASK, name)
             for column in (STATUS, STEPS, TIME, DETAILS):
                 self.setItem(row, column, QTableWidgetItem(""))

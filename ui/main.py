@@ -52,6 +52,12 @@ def _quit(app: object) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="gui-agent-app", description=__doc__)
+    add_arguments(p)
+    return p
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The app's options, on its own parser or on `gui-agent app`'s."""
     p.add_argument("--task", default="", help="put this task in the task box")
     p.add_argument("--dry-run", action="store_true", help="start with Dry run checked")
     p.add_argument("--pos", type=lambda t: _pair(t, ","), metavar="X,Y",
@@ -62,7 +68,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--startup-check", action="store_true",
                    help="print how long the window took to show, then quit (for tests and measuring)")
     p.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
-    return p
 
 
 def main(argv: list[str] | None = None) -> int:

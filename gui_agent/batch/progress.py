@@ -11,6 +11,7 @@ import sys
 import time
 from typing import Any
 
+from ..terminal_text import printable
 from .results import TaskRecord
 
 
@@ -35,7 +36,7 @@ class BatchProgress:
         self.failed = 0
         self.workers = max(1, workers)
         self.quiet = quiet
-        self.title = title
+        self.title = printable(title)  # a suite's name is data (rich shows it as plain text)
         self._started = time.monotonic()
         self._finished_here = 0
         self._progress: Any = None
@@ -57,7 +58,7 @@ class BatchProgress:
 
     def __enter__(self) -> BatchProgress:
         if self.quiet:
-            print(f"{self.title}: {self.total} tasks, {self.passed} already passed", flush=True)
+            self.note(f"{self.title}: {self.total} tasks, {self.passed} already passed")
             return self
         from rich.console import Console
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -69,12 +70,15 @@ class BatchProgress:
             TimeElapsedColumn(), TextColumn("ETA {task.fields[eta]}"),
             console=Console(stderr=True), transient=False)
         self._progress.__enter__()
-        self._bar = self._progress.add_task(self.title, total=self.total,
+        from rich.markup import escape
+
+        self._bar = self._progress.add_task(escape(self.title), total=self.total,
                                             completed=self.passed, **self._fields())
         return self
 
     def note(self, text: str) -> None:
-        """A line above the bar (or on stdout with --quiet)."""
+        """A line above the bar (or on stdout with --quiet); task names and reasons are data."""
+        text = printable(text)
         if self._progress is not None:
             self._progress.console.print(text, markup=False, highlight=False)
         else:

@@ -11,9 +11,11 @@ import json
 import logging
 import os
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
+
+from ..secrets import TaskSecrets, mask_record
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +113,10 @@ class ResultsLog:
         return {k for k, r in latest_by_task(self.previous).items() if r.passed}
 
     def append(self, record: TaskRecord) -> None:
+        """One finished task; the secrets its instruction names are masked before it is written
+        (its key stays as the suite has it: ``--resume`` finds the task by it)."""
+        mask = TaskSecrets.from_task(record.instruction)
+        record = replace(mask_record(record, mask), task=record.task)
         self._file.write(json.dumps(record.to_json(), ensure_ascii=False) + "\n")
         self._file.flush()
         os.fsync(self._file.fileno())

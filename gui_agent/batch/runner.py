@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..errors import ConfigError
+from ..terminal_text import say
 from .progress import BatchProgress
 from .results import ResultsLog, TaskRecord, latest_by_task, now_iso, read_records
 from .suite import Suite, SuiteError, TaskSpec, load_suite
@@ -207,7 +208,7 @@ class BatchRun:
             task=task.key, outcome="failed", agent_outcome="crashed",
             reason=f"worker {worker.number} died (exit status {code}) while running it; "
                    f"see {worker.log_path}",
-            parameters=dict(task.parameters), instruction=task.instruction,
+            parameters=dict(task.parameters), instruction=task.shown_instruction,
             check=task.describe_checks(), worker=worker.number, finished_at=now_iso()))
         if self.pending and self.respawns < 2 * max(1, self.opts.workers):
             self.respawns += 1
@@ -310,8 +311,8 @@ def run_batch(opts: BatchOptions) -> int:
     passed = sum(1 for t in tasks if t.key in latest and latest[t.key].passed)
     if latest or not batch.error:
         index = write_batch_report(suite, out, tasks)
-        print(f"{suite.name}: {passed}/{len(tasks)} tasks passed; results: "
-              f"{out / 'results.jsonl'}; report: {index}", flush=True)
+        say(f"{suite.name}: {passed}/{len(tasks)} tasks passed; results: "
+            f"{out / 'results.jsonl'}; report: {index}", flush=True)
     if batch.error:
         raise BatchAborted(batch.error)
     if interrupted:

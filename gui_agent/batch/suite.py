@@ -28,6 +28,8 @@
 Placeholders ``{name}`` come from the task's parameters and from the worker: see
 ``RUNTIME_NAMES``; ``{{`` and ``}}`` are literal braces. Commands are split like a shell
 would (shlex) but run without one; placeholders are filled per word, so values may hold spaces.
+A parameter's value is inserted as it is: braces in it are doubled when it is filled in here,
+so the worker's fill of the runtime names never expands a ``{python}`` that came from a value.
 Relative paths (CSV files, commands) are relative to the suite file's folder.
 """
 
@@ -38,7 +40,6 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .yaml_nodes import (
@@ -46,8 +47,11 @@ from .yaml_nodes import (
     SuiteError,
     check_names,
     check_program,
+    compose_file,
+    literal,
     placeholders,
     show_command,
+    shown,
     substitute,
 )
 
@@ -80,7 +84,7 @@ class Step:
 
     @property
     def text(self) -> str:
-        return show_command(self.argv)
+        return show_command(shown(a) for a in self.argv)
 
 
 @dataclass(frozen=True)
@@ -98,18 +102,18 @@ class Check:
     def describe(self) -> str:
         if self.kind == "command":
             code = f" exits with {self.exit_code}" if self.exit_code else " succeeds"
-            return f"`{show_command(self.argv)}`{code}"
+            return f"`{show_command(shown(a) for a in self.argv)}`{code}"
         if self.kind == "text":
-            return f'"{self.text}" is visible on the screen'
-        what = (f" with content {self.content!r}" if self.content is not None
-                else f" containing {self.contains!r}" if self.contains is not None else "")
-        return f"file {self.path} exists{what}"
+            return f'"{shown(self.text)}" is visible on the screen'
+        what = (f" with content {shown(self.content)!r}" if self.content is not None
+                else f" containing {shown(self.contains)!r}" if self.contains is not None else "")
+        return f"file {shown(self.path)} exists{what}"
 
 
 @dataclass(frozen=True)
 class TaskSpec:
     key: str                        # unique in the suite, stable across runs (results, resume)
-    instruction: str                # parameters filled in, runtime placeholders left
+    instruction: str                # parameters filled in (braces doubled), runtime ones left
     line: int
     name: str = ""
     parameters: tuple[tuple[str, str], ...] = ()
@@ -119,6 +123,11 @@ class TaskSpec:
     max_seconds: float = 180.0
     allow: tuple[str, ...] = ()
     expect: str = "done"
+
+    @property
+    def shown_instruction(self) -> str:
+        """The instruction as a person reads it (runtime placeholders still unfilled)."""
+        return shown(self.instruction)
 
     def describe_checks(self) -> str:
         parts = [f"agent outcome {self.expect}"] + [c.describe() for c in self.checks]
@@ -272,6 +281,13 @@ def _parameter_rows(reader: NodeReader, node: Node) -> tuple[list[dict[str, str]
         except OSError as exc:
             raise reader.error(node, f"cannot read the parameters file {path}: "
                                      f"{exc.strerror or exc}") from None
+        except UnicodeDecodeError as exc:
+            raise reader.error(node, f"the parameters file {path} is not UTF-8 text (byte "
+                                     f"0x{exc.object[exc.start]:02x} at offset {exc.start}); "
+                                     "save it as a UTF-8 CSV file") from None
+        except csv.Error as exc:
+            raise reader.error(node, f"the parameters file {path} is not a readable CSV file: "
+                                     f"{exc}") from None
         if not rows:
             raise reader.error(node, f"the parameters file {path} has a header but no rows")
         for n, row in enumerate(rows, 2):
@@ -280,17 +296,32 @@ def _parameter_rows(reader: NodeReader, node: Node) -> tuple[list[dict[str, str]
                                          "per header column")
         return rows, True
     if isinstance(node, MappingNode):
-        return [{str(k): str(v) for k, v in reader.value(node).items()}], False
+        return [_parameter_row(reader, node)], False
     if isinstance(node, SequenceNode):
         rows = []
         for item in node.value:
             if not isinstance(item, MappingNode):
                 raise reader.error(item, "each parameters row must be a mapping (name: value)")
-            rows.append({str(k): str(v) for k, v in reader.value(item).items()})
+            rows.append(_parameter_row(reader, item))
         if not rows:
             raise reader.error(node, "parameters is an empty list")
         return rows, True
     raise reader.error(node, "parameters must be a CSV file name, a list of rows or a mapping")
+
+
+def _parameter_row(reader: NodeReader, node: MappingNode) -> dict[str, str]:
+    """One row of a parameters list or mapping: names to texts (numbers are written as text)."""
+    row: dict[str, str] = {}
+    for key_node, value_node in node.value:
+        name = reader.string(key_node, "a parameter's name")
+        if not isinstance(value_node, ScalarNode):
+            raise reader.error(value_node, f"parameter {name!r} needs a text or a number, "
+                                           "not a list or a mapping")
+        value = reader.value(value_node)
+        if isinstance(value, bytes):
+            raise reader.error(value_node, f"parameter {name!r} needs a text or a number")
+        row[name] = "" if value is None else str(value)
+    return row
 
 
 def _task(reader: NodeReader, node: Node, index: int, defaults: dict[str, Any]) -> list[TaskSpec]:
@@ -303,6 +334,10 @@ def _task(reader: NodeReader, node: Node, index: int, defaults: dict[str, Any]) 
     for row in rows:
         if set(row) != names:
             raise reader.error(keys["parameters"][1], "every parameters row needs the same names")
+    clash = sorted(names & set(RUNTIME_NAMES))
+    if clash:
+        raise reader.error(keys["parameters"][1], f"parameter {clash[0]!r} has the name of a "
+                                                  "placeholder the worker fills; rename it")
     known = names | set(RUNTIME_NAMES)
     instruction = reader.string(keys["instruction"][1], "instruction")
     check_names(reader, keys["instruction"][1], [instruction], known)
@@ -329,11 +364,12 @@ def _task(reader: NodeReader, node: Node, index: int, defaults: dict[str, Any]) 
         key = substitute(base_id, row)
         if table and key == base_id:
             key = f"{base_id}[{','.join(row.values())}]"
+        as_text = {k: literal(v) for k, v in row.items()}  # the worker fills the rest once
         out.append(TaskSpec(
-            key=key, instruction=substitute(instruction, row, partial=True),
-            line=node.start_mark.line + 1, name=substitute(name, row, partial=True),
-            parameters=tuple(row.items()), setup=_fill(setup, row), checks=_fill(checks, row),
-            allow=allow, expect=expect, **limits))
+            key=key, instruction=substitute(instruction, as_text, partial=True),
+            line=node.start_mark.line + 1, name=shown(substitute(name, as_text, partial=True)),
+            parameters=tuple(row.items()), setup=_fill(setup, as_text),
+            checks=_fill(checks, as_text), allow=allow, expect=expect, **limits))
     return out
 
 
@@ -355,16 +391,7 @@ def load_suite(path: Path | str) -> Suite:
     """Read and validate a suite file; raises SuiteError naming the file, line and problem."""
     path = Path(path)
     reader = NodeReader(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SuiteError(path, 1, f"cannot read the suite file: {exc.strerror or exc}") from None
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        raise SuiteError(path, mark.line + 1 if mark else 1,
-                         f"not valid YAML: {exc.problem or exc}") from None
+    root = compose_file(path)
     if root is None:
         raise SuiteError(path, 1, "the suite file is empty; it needs at least 'tasks'")
     keys = reader.mapping(root, "the suite", SUITE_KEYS)

@@ -21,6 +21,9 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ..errors import ConfigError
 
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
+MAX_DEPTH = 20  # a suite needs 7 levels of nesting; far more is a mistake or an attack
+
+
 class SuiteError(ConfigError):
     """A suite file is invalid, or its setup could not bring the applications up."""
 
@@ -45,6 +48,17 @@ def substitute(text: str, values: Mapping[str, str], partial: bool = False) -> s
     return _PLACEHOLDER.sub(fill, text)
 
 
+def literal(value: str) -> str:
+    """``value`` as template text that a later ``substitute`` turns back into ``value`` itself:
+    braces doubled, so a placeholder-like ``{python}`` in it is never filled."""
+    return value.replace("{", "{{").replace("}", "}}")
+
+
+def shown(template: str) -> str:
+    """A template as a person reads it: ``{{`` and ``}}`` shown once, placeholders left."""
+    return _PLACEHOLDER.sub(lambda m: m.group(0) if m.group(1) else m.group(0)[0], template)
+
+
 def show_command(argv: Iterable[str]) -> str:
     """A command as a person would type it (placeholders left readable, unlike shlex.join)."""
     return " ".join(a if a and not re.search(r"[\s'\"\\$`;&|<>()*?]", a) else shlex.quote(a)
@@ -53,6 +67,51 @@ def show_command(argv: Iterable[str]) -> str:
 
 def placeholders(text: str) -> set[str]:
     return {m.group(1) for m in _PLACEHOLDER.finditer(text) if m.group(1)}
+
+
+def compose_file(path: Path) -> Node | None:
+    """The YAML node tree of a suite file (None when empty); anything that is not YAML text,
+    is nested too deeply or is not valid YAML raises SuiteError with the line it is on."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise SuiteError(path, 1, f"cannot read the suite file: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SuiteError(path, data.count(b"\n", 0, exc.start) + 1,
+                         f"not a text file: byte 0x{data[exc.start]:02x} (offset {exc.start}) is "
+                         "not UTF-8; a suite is a YAML text file") from None
+    try:
+        _check_depth(path, text)
+        return yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        raise SuiteError(path, mark.line + 1 if mark else 1,
+                         f"not valid YAML: {exc.problem or exc}") from None
+    except yaml.reader.ReaderError as exc:
+        code = ord(exc.character) if isinstance(exc.character, str) else exc.character
+        raise SuiteError(path, text.count("\n", 0, exc.position) + 1,
+                         f"not valid YAML: the control character #x{code:04x} is not allowed "
+                         "(is it a binary file?)") from None
+    except yaml.YAMLError as exc:
+        raise SuiteError(path, 1, f"not valid YAML: {exc}") from None
+    except RecursionError:
+        raise SuiteError(path, 1, "not valid YAML: nested too deeply to read") from None
+
+
+def _check_depth(path: Path, text: str) -> None:
+    """Refuse nesting beyond MAX_DEPTH before composing (the composer recurses per level)."""
+    depth = 0
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise SuiteError(path, event.start_mark.line + 1,
+                                 f"lists and mappings are nested more than {MAX_DEPTH} levels "
+                                 "deep here; a suite needs far fewer")
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
 
 
 class NodeReader:
@@ -69,7 +128,9 @@ class NodeReader:
         known = tuple(known)
         out: dict[str, tuple[Node, Node]] = {}
         for key_node, value_node in node.value:
-            key = self._loader.construct_object(key_node, deep=True)
+            if not isinstance(key_node, ScalarNode):
+                raise self.error(key_node, f"the keys of {what} must be plain words")
+            key = self.value(key_node)
             if not isinstance(key, str) or key not in known:
                 raise self.error(key_node, f"unknown key {key!r} in {what}; known keys: "
                                            f"{', '.join(known)}")
@@ -79,7 +140,15 @@ class NodeReader:
         return out
 
     def value(self, node: Node) -> Any:
-        return self._loader.construct_object(node, deep=True)
+        """The node as a Python value; a tag or alias YAML cannot build is a SuiteError."""
+        try:
+            return self._loader.construct_object(node, deep=True)
+        except yaml.MarkedYAMLError as exc:
+            mark = exc.problem_mark or node.start_mark
+            raise SuiteError(self.path, mark.line + 1,
+                             f"cannot read this value: {exc.problem or exc}") from None
+        except RecursionError:
+            raise self.error(node, "this value is nested too deeply (aliases?)") from None
 
     def string(self, node: Node, what: str) -> str:
         value = self.value(node) if isinstance(node, ScalarNode) else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from ..terminal_text import say
 from .skills import add_memory_flag, memory_path
 
 
@@ -31,7 +32,7 @@ def memory_command(args: argparse.Namespace) -> int:
 
     path = memory_path(args)
     if args.memory_command == "path":
-        print(path)
+        say(path)
         return 0
     if args.memory_command == "prune":
         if args.keep_days is None and args.keep_last is None:
@@ -42,18 +43,18 @@ def memory_command(args: argparse.Namespace) -> int:
     with MemoryStore(path) as store:
         if args.memory_command == "prune":
             done = store.prune(keep_days=args.keep_days, keep_last=args.keep_last)
-            print(f"deleted {done['episodes']} episode(s) and {done['orphan_folders']} stray "
-                  f"screenshot folder(s) from {store.path}")
+            say(f"deleted {done['episodes']} episode(s) and {done['orphan_folders']} stray "
+                f"screenshot folder(s) from {store.path}")
             return 0
         stats = store.stats()
         if args.json:
-            print(json.dumps(stats, indent=2))
+            say(json.dumps(stats, indent=2))
             return 0
         outcomes = ", ".join(f"{k} {v}" for k, v in stats["outcomes"].items()) or "none"
-        print(f"memory:   {stats['path']} (schema {stats['schema_version']})")
-        print(f"episodes: {stats['episodes']} ({outcomes}); {stats['steps']} steps")
-        print(f"skills:   {stats['skills']} ({stats['flagged_skills']} flagged); "
-              f"{stats['skill_runs']} runs")
-        print(f"disk:     database {stats['database_bytes'] / 1e6:.1f} MB, "
-              f"screenshots and crops {stats['files_bytes'] / 1e6:.1f} MB")
+        say(f"memory:   {stats['path']} (schema {stats['schema_version']})")
+        say(f"episodes: {stats['episodes']} ({outcomes}); {stats['steps']} steps")
+        say(f"skills:   {stats['skills']} ({stats['flagged_skills']} flagged); "
+            f"{stats['skill_runs']} runs")
+        say(f"disk:     database {stats['database_bytes'] / 1e6:.1f} MB, "
+            f"screenshots and crops {stats['files_bytes'] / 1e6:.1f} MB")
     return 0

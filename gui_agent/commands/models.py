@@ -7,6 +7,8 @@ import json
 from dataclasses import asdict
 from pathlib import Path
 
+from ..terminal_text import say
+
 
 def add_models_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("models", help="list model families and the models found locally",
@@ -32,30 +34,30 @@ def models_command(args: argparse.Namespace) -> int:
     hub = args.hub or hf_hub_dir()
     found = find_local_models(args.search, hub, families)
     if args.json:
-        print(json.dumps({
+        say(json.dumps({
             "registry": str(registry_path()),
             "families": [{"name": f.name, "coordinates": f.coordinates, "parser": f.parser,
-                          "prompt": f.prompt, "min_pixels": f.min_pixels,
-                          "max_pixels": f.max_pixels, "repo": f.repo} for f in families.values()],
+                        "prompt": f.prompt, "min_pixels": f.min_pixels,
+                        "max_pixels": f.max_pixels, "repo": f.repo} for f in families.values()],
             "hub": str(hub),
             "local": [{**asdict(m), "path": str(m.path)} for m in found],
         }, indent=2))
         return 0
-    print(f"Model families ({registry_path()}):")
-    print(f"  {'family':<13} {'coordinates':<17} {'image budget (min..max pixels)':<34} example")
+    say(f"Model families ({registry_path()}):")
+    say(f"  {'family':<13} {'coordinates':<17} {'image budget (min..max pixels)':<34} example")
     for f in families.values():
         budget = f"{_budget(f.min_pixels)}..{_budget(f.max_pixels)}"
-        print(f"  {f.name:<13} {f.coordinates:<17} {budget:<34} {f.repo or '(any capable VLM)'}")
-    print()
+        say(f"  {f.name:<13} {f.coordinates:<17} {budget:<34} {f.repo or '(any capable VLM)'}")
+    say()
     where = ", ".join([str(hub), *map(str, args.search)])
     if not found:
-        print(f"No local models found (looked in {where}).")
-        print("Download one, e.g.: huggingface-cli download ByteDance-Seed/UI-TARS-1.5-7B")
+        say(f"No local models found (looked in {where}).")
+        say("Download one, e.g.: huggingface-cli download ByteDance-Seed/UI-TARS-1.5-7B")
         return 0
-    print(f"Local models (looked in {where}):")
-    print(f"  {'model':<44} {'family':<13} {'type':<12} {'where'}")
+    say(f"Local models (looked in {where}):")
+    say(f"  {'model':<44} {'family':<13} {'type':<12} {'where'}")
     for m in found:
         family = m.family or "? (--family)"
         note = "" if m.has_weights else "  [no weights: incomplete download]"
-        print(f"  {m.name:<44} {family:<13} {m.model_type or '?':<12} {m.source}: {m.path}{note}")
+        say(f"  {m.name:<44} {family:<13} {m.model_type or '?':<12} {m.source}: {m.path}{note}")
     return 0

@@ -8,6 +8,7 @@ import re
 import time
 from pathlib import Path
 
+from ..terminal_text import say
 from .skills import add_memory_flag, memory_path
 
 
@@ -58,13 +59,13 @@ def _save_and_print(skill, store, replace: bool, as_json: bool) -> None:  # noqa
     store.save_skill(skill, replace=replace)
     saved = store.require_skill(skill.name)
     if as_json:
-        print(json.dumps(_skill_json(saved), indent=2))
+        say(json.dumps(_skill_json(saved), indent=2))
         return
-    print(f"saved skill {saved.name!r} in {store.path}")
+    say(f"saved skill {saved.name!r} in {store.path}")
     _print_skill(saved)
     secrets = [p.name for p in saved.parameters if p.name.startswith("secret_")]
     if secrets:
-        print("secret parameters (no value stored): " + ", ".join(
+        say("secret parameters (no value stored): " + ", ".join(
             f"{n} (--param {n}=... or GUI_AGENT_SECRET_{n.removeprefix('secret_').upper()})" for n in secrets))
 
 
@@ -80,6 +81,7 @@ def record_command(args: argparse.Namespace) -> int:
     from ..config import load_settings
     from ..memory import MemoryStore
     from ..recording import Recorder, compile_demo
+    from .run import print_wayland_notice
 
     settings = load_settings()
     folder = args.out or _default_folder(args.name)
@@ -87,26 +89,27 @@ def record_command(args: argparse.Namespace) -> int:
     with MemoryStore(memory_path(args, settings)) as store:
         if not args.no_compile:
             _check_free(store, args.name, args.replace)
+        print_wayland_notice()  # what is recorded is what the agent can see and drive
         recorder = Recorder(folder, args.name, stop_hotkey=stop_hotkey, secret_fields=args.secret_field,
                             secret_hotkey=args.secret_hotkey, monitor=args.monitor or settings.monitor,
                             max_seconds=args.max_seconds)
 
         def ready() -> None:
-            print(f"Recording {args.name!r} into {folder}. Do the task now; press {stop_hotkey} "
-                  "(or Ctrl+C here) to stop.", flush=True)
+            say(f"Recording {args.name!r} into {folder}. Do the task now; press {stop_hotkey} "
+                "(or Ctrl+C here) to stop.", flush=True)
 
         demo = recorder.record(on_ready=ready)
         secrets = [p.name for p in demo.meta.parameters if p.secret]
-        print(f"Recorded {len(demo.events)} event(s) in {demo.meta.duration:.1f}s "
-              f"(stopped: {demo.meta.stop_reason}).")
+        say(f"Recorded {len(demo.events)} event(s) in {demo.meta.duration:.1f}s "
+            f"(stopped: {demo.meta.stop_reason}).")
         for event in demo.events:
-            print(f"  {event.index}. {event.describe()}")
+            say(f"  {event.index}. {event.describe()}")
         if secrets:
-            print("secret (not stored): " + ", ".join(secrets))
+            say("secret (not stored): " + ", ".join(secrets))
         for error in recorder.errors:
-            print(f"warning: {error}")
+            say(f"warning: {error}")
         if args.no_compile:
-            print(f"compile it with: gui-agent compile {folder}")
+            say(f"compile it with: gui-agent compile {folder}")
             return 0
         skill = compile_demo(demo, name=args.name)
         _save_and_print(skill, store, args.replace, as_json=False)

@@ -12,6 +12,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ..terminal_text import say
+
 EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
 
 
@@ -49,7 +51,7 @@ def parse_params(pairs: list[str]) -> dict[str, str]:
 
 def secrets_from_env(skill: Any, given: dict[str, Any], env: dict[str, str] | None = None) -> dict[str, Any]:
     """Fill secret parameters the command line left out from their environment variables."""
-    from ..memory.models import secret_env_var
+    from ..secrets import secret_env_var
 
     env = os.environ if env is None else env
     out = dict(given)
@@ -61,13 +63,14 @@ def secrets_from_env(skill: Any, given: dict[str, Any], env: dict[str, str] | No
 
 def replay_command(args: argparse.Namespace) -> int:
     from ..config import load_settings
+    from ..control.app_registry import AppRegistry
     from ..control.pyautogui_controller import PyAutoGuiController
     from ..desktop import LiveDesktop
     from ..display import ensure_display
     from ..memory.store import MemoryStore
     from ..replay import SkillReplayer
     from ..report import ReportEntry, write_report
-    from .run import _confirm_on_terminal
+    from .run import _confirm_on_terminal, print_wayland_notice
     from .skills import memory_path
 
     settings = load_settings().with_overrides(safety=args.safety, runs_dir=args.runs_dir,
@@ -77,11 +80,14 @@ def replay_command(args: argparse.Namespace) -> int:
         skill = store.require_skill(args.name)
         params = secrets_from_env(skill, parse_params(args.param))
         skill.values(params)   # a missing or ill-typed value is an error before anything moves
+        if not args.headless:
+            print_wayland_notice()
         stack.enter_context(ensure_display(True if args.headless else None))
         from ..agent import AgentHooks
 
-        hooks = AgentHooks(on_step=lambda step: print(step.describe()), confirm=_confirm_on_terminal)
-        replayer = SkillReplayer(LiveDesktop(PyAutoGuiController(), settings.monitor), settings=settings,
+        hooks = AgentHooks(on_step=lambda step: say(step.describe()), confirm=_confirm_on_terminal)
+        apps = AppRegistry.for_platform(settings.allow_apps)
+        replayer = SkillReplayer(LiveDesktop(PyAutoGuiController(apps=apps), settings.monitor), settings=settings,
                                  hooks=hooks, store=store, speed=args.speed)
         result = replayer.run(skill, params)
     run = result.to_run_result(f"replay {skill.name}")
@@ -93,14 +99,14 @@ def replay_command(args: argparse.Namespace) -> int:
     line = f"{status}: replay of {skill.name!r}, {len(result.steps)}/{len(skill.steps)} steps, {result.seconds:.1f}s"
     if result.reason:
         line += f" — {result.reason}"
-    print(line)
+    say(line)
     rungs = ", ".join(f"{k} {v}" for k, v in result.counts.items() if v and k not in ("steps",))
     if rungs:
-        print(f"found by: {rungs}")
+        say(f"found by: {rungs}")
     if result.healed:
-        print(f"healed steps (template refreshed): {', '.join(map(str, result.healed))}")
+        say(f"healed steps (template refreshed): {', '.join(map(str, result.healed))}")
     if result.failure_image:
-        print(f"what was on screen when it stopped: {result.failure_image}")
+        say(f"what was on screen when it stopped: {result.failure_image}")
     if report:
-        print(f"report: {report}")
+        say(f"report: {report}")
     return EXIT_OK if result.ok else EXIT_FAILED

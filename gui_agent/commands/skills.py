@@ -7,6 +7,8 @@ import json
 from datetime import datetime
 from pathlib import Path
 
+from ..terminal_text import say
+
 
 def add_memory_flag(p: argparse.ArgumentParser) -> None:
     p.add_argument("--memory", type=Path, metavar="PATH",
@@ -73,28 +75,28 @@ def _skill_json(skill) -> dict:  # noqa: ANN001 - a Skill
 def _print_skill(skill) -> None:  # noqa: ANN001 - a Skill
     st = skill.stats
     flag = "  [FLAGGED: keeps failing]" if skill.flagged else ""
-    print(f"{skill.name}{flag}")
+    say(f"{skill.name}{flag}")
     if skill.description:
-        print(f"  {skill.description}")
-    print(f"  source: {skill.source}; runs: {st.runs} ({st.successes} ok, {st.failures} failed); "
-          f"last run: {_when(st.last_run_at)}")
+        say(f"  {skill.description}")
+    say(f"  source: {skill.source}; runs: {st.runs} ({st.successes} ok, {st.failures} failed); "
+        f"last run: {_when(st.last_run_at)}")
     if skill.examples:
-        print("  examples: " + "; ".join(repr(e) for e in skill.examples))
+        say("  examples: " + "; ".join(repr(e) for e in skill.examples))
     for p in skill.parameters:
         extra = f" one of {', '.join(p.choices)}" if p.choices else ""
         default = f" = {p.default!r}" if p.default is not None else ""
-        print(f"  param {p.name}: {p.kind}{extra}{default}  {p.description}".rstrip())
+        say(f"  param {p.name}: {p.kind}{extra}{default}  {p.description}".rstrip())
     for i, s in enumerate(skill.steps, 1):
-        print(f"  {i}. {s.action}   ({s.successes} ok, {s.failures} failed)")
+        say(f"  {i}. {s.action}   ({s.successes} ok, {s.failures} failed)")
         anchors = [f"target {s.target!r}" if s.target else "", f"text {s.ocr_text!r}" if s.ocr_text else "",
                    f"crop {s.crop}" if s.crop else "",
                    "landmarks " + ", ".join(f"{t!r}{dx:+d}{dy:+d}" for t, dx, dy in s.landmarks)
                    if s.landmarks else ""]
         if any(anchors):
-            print("     anchors: " + "; ".join(a for a in anchors if a))
+            say("     anchors: " + "; ".join(a for a in anchors if a))
         if s.post_text or s.post_region:
             post = f"text {s.post_text!r} appears" if s.post_text else f"region {s.post_region} changes"
-            print(f"     then: {post}")
+            say(f"     then: {post}")
 
 
 def skills_command(args: argparse.Namespace) -> int:
@@ -105,34 +107,34 @@ def skills_command(args: argparse.Namespace) -> int:
         if action == "list":
             skills = store.list_skills(include_flagged=args.all)
             if args.json:
-                print(json.dumps([_skill_json(s) for s in skills], indent=2))
+                say(json.dumps([_skill_json(s) for s in skills], indent=2))
             elif not skills:
-                print(f"No skills in {store.path}.")
+                say(f"No skills in {store.path}.")
             else:
-                print(f"{'skill':<32} {'steps':>5} {'runs':>5} {'ok':>5}  description")
+                say(f"{'skill':<32} {'steps':>5} {'runs':>5} {'ok':>5}  description")
                 for s in skills:
                     mark = " !" if s.flagged else ""
-                    print(f"{s.name + mark:<32} {len(s.steps):>5} {s.stats.runs:>5} "
-                          f"{s.stats.successes:>5}  {s.description}")
+                    say(f"{s.name + mark:<32} {len(s.steps):>5} {s.stats.runs:>5} "
+                        f"{s.stats.successes:>5}  {s.description}")
         elif action == "show":
             skill = store.require_skill(args.name)
             if args.json:
-                print(json.dumps(_skill_json(skill), indent=2))
+                say(json.dumps(_skill_json(skill), indent=2))
             else:
                 _print_skill(skill)
         elif action == "rename":
             store.rename_skill(args.old, args.new)
-            print(f"renamed {args.old!r} to {args.new!r}")
+            say(f"renamed {args.old!r} to {args.new!r}")
         elif action == "rm":
             store.delete_skill(args.name)
-            print(f"removed {args.name!r}")
+            say(f"removed {args.name!r}")
         elif action == "export":
             from ..memory.portable import export_skill
 
-            print(f"wrote {export_skill(store, args.name, args.file)}")
+            say(f"wrote {export_skill(store, args.name, args.file)}")
         elif action == "import":
             from ..memory.portable import import_skill
 
             skill = import_skill(store, args.file, name=args.name, replace=args.replace)
-            print(f"imported {skill.name!r} ({len(skill.steps)} steps)")
+            say(f"imported {skill.name!r} ({len(skill.steps)} steps)")
     return 0

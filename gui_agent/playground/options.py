@@ -84,23 +84,28 @@ def parse_renames(pairs: Sequence[str]) -> dict[str, str]:
     return out
 
 
+DESCRIPTION = "A small, realistic Qt app for gui-agent demos and end-to-end tests."
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="gui-agent playground",
-        description="A small, realistic Qt app for gui-agent demos and end-to-end tests.",
-    )
-    parser.add_argument("--state-file", type=Path, help="write the app state as JSON here")
-    parser.add_argument("--theme", choices=THEMES, default="light")
-    parser.add_argument("--font-scale", default="1.0", help="1.0, 1.25 or 1.5")
-    parser.add_argument(
-        "--size", default=f"{DEFAULT_SIZE[0]}x{DEFAULT_SIZE[1]}", help="window size WxH"
-    )
-    parser.add_argument(
-        "--pos", default=f"{DEFAULT_POS[0]},{DEFAULT_POS[1]}", help="window position X,Y"
-    )
-    parser.add_argument(
-        "--save-dir", type=Path, help="where the editor saves (default: a temp dir)"
-    )
+    parser = argparse.ArgumentParser(prog="gui-agent playground", description=DESCRIPTION)
+    add_arguments(parser)
+    return parser
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The playground's options, on its own parser or on `gui-agent playground`'s."""
+    parser.add_argument("--state-file", type=Path, metavar="FILE",
+                        help="write the app's whole state as JSON here on every change")
+    parser.add_argument("--theme", choices=THEMES, default="light", help="colours (default light)")
+    parser.add_argument("--font-scale", default="1.0", metavar="SCALE",
+                        help="text size: 1.0 (default), 1.25 or 1.5")
+    parser.add_argument("--size", default=f"{DEFAULT_SIZE[0]}x{DEFAULT_SIZE[1]}", metavar="WxH",
+                        help=f"window size (default {DEFAULT_SIZE[0]}x{DEFAULT_SIZE[1]})")
+    parser.add_argument("--pos", default=f"{DEFAULT_POS[0]},{DEFAULT_POS[1]}", metavar="X,Y",
+                        help="window position (default 0,0)")
+    parser.add_argument("--save-dir", type=Path, metavar="DIR",
+                        help="where the editor saves (default: a temp dir)")
     parser.add_argument(
         "--reorder", action="store_true", help="show the Items list and the Contacts rows reversed"
     )
@@ -111,7 +116,6 @@ def build_parser() -> argparse.ArgumentParser:
         "--rename", action="append", default=[], metavar="OLD=NEW",
         help="show NEW instead of the visible text OLD (buttons, labels, tabs); repeatable",
     )
-    return parser
 
 
 def parse_options(argv: Sequence[str] | None) -> PlaygroundOptions:

@@ -21,6 +21,7 @@ from typing import Any
 
 from PIL import Image
 
+from ..display import wayland_limits
 from ..errors import CaptureError, DisplayError, GuiAgentError
 from ..geometry import Box, Point
 from .observation import MonitorGeometry, Observation
@@ -32,6 +33,7 @@ LogicalSizeProvider = Callable[[int, MssMonitor], tuple[int, int]]
 MssFactory = Callable[[], Any]
 
 _PROBE = 64  # side of the tiny grab that measures a monitor's scale, in mss units
+_UNIFORM = 2  # a capture whose channels all vary by at most this much shows nothing
 
 
 def mss_logical_size(index: int, monitor: MssMonitor) -> tuple[int, int]:
@@ -230,6 +232,8 @@ class ScreenCapture:
                 "height": max(1, round(area.height / unit))}
         shot = self._grab(grab)
         image = _to_rgb(shot)
+        if region is None:
+            refuse_blank_on_wayland(image)
         scale = self._scale(monitor, image.size, area, full=region is None)
         cursor, title = self._window_info() if self.window_info else (None, None)
         geometry = MonitorGeometry(area.left, area.top, area.width, area.height, scale, monitor)
@@ -322,6 +326,19 @@ class ScreenCapture:
         except (OSError, ValueError) as exc:
             raise CaptureError(f"cannot write screenshot to {target}: {exc}") from exc
         return target
+
+
+def refuse_blank_on_wayland(image: Image.Image, env: Mapping[str, str] | None = None) -> None:
+    """In a Wayland session a screen all one colour (black, usually) is what gui-agent gets when
+    it cannot see the windows: a CaptureError saying so, rather than a plan made on nothing."""
+    limits = wayland_limits(env)
+    if limits is None:
+        return
+    extrema = image.getextrema()
+    if any(high - low > _UNIFORM for low, high in extrema):
+        return
+    colour = "black" if all(high <= 16 for _, high in extrema) else "one colour"
+    raise CaptureError(f"the screenshot is all {colour}, most likely because {limits}")
 
 
 def _to_rgb(shot: Any) -> Image.Image:
