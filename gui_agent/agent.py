@@ -15,8 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import skill_use
+from .acting import Actor
 from .actions import Action, AskUser, Done, Fail, RunSkill, Type, Wait, format_action, target_fields
 from .config import Settings
+from .deadline import Deadline
 from .desktop import Desktop
 from .errors import (
     AmbiguousTarget,
@@ -26,13 +28,13 @@ from .errors import (
     SafetyRefusal,
     StepLimitReached,
 )
-from .executor import perform
-from .geometry import Box, Point
 from .grounding.candidate import Candidate, visible_text
 from .memory.experience import ExperienceMemory, Learned
 from .planner.base import Planner, StepRecord, Subtask
-from .safety import SafetyContext, SafetyGate
+from .safety import SafetyContext, SafetyGate, TypedSoFar
+from .safety.secrets import SECRET_FIELD
 from .screen.observation import Observation
+from .secrets import TextMasker, mask_record, mask_result, mask_step
 from .trajectory import RunFolder, RunResult, StepLog
 from .verify import LoopDetector, frame_digest, settle_after
 
@@ -49,6 +51,27 @@ class AgentHooks:
     on_step: Callable[[StepLog], None] | None = None
     confirm: Callable[[Action, Candidate | None, str], bool] | None = None
     ask_user: Callable[[str], str | None] | None = None
+
+
+@dataclass
+class _RunState:
+    """What the steps of one run share: the task, its folder and start, the loop detector, the
+    text typed by the latest consecutive ``type`` steps (judged as a whole), and the latest
+    effect not seen."""
+
+    task: str
+    folder: RunFolder
+    started: float
+    loops: LoopDetector = field(default_factory=LoopDetector)
+    typed: TypedSoFar = field(default_factory=TypedSoFar)
+    unseen: str = ""      # the latest step whose expected change was not seen (none seen since)
+
+    def ending(self, answer: str | None = None) -> tuple[str, str, str | None]:
+        """The run's end: done, unless its last effect was not seen (no success it did not see)."""
+        if self.unseen:
+            return "failed", (f"the last step changed nothing on the screen, so the task may not "
+                              f"be done: {self.unseen}"), None
+        return "done", "", answer
 
 
 @dataclass
@@ -73,6 +96,7 @@ class Agent:
         runs_dir: Path | None = None,
         live: bool = True,
         memory: ExperienceMemory | None = None,
+        deadline: Deadline | None = None,
     ) -> None:
         from .grounding.default import default_ladder
 
@@ -88,6 +112,7 @@ class Agent:
         self.runs_dir = Path(runs_dir or self.settings.runs_dir)
         self.live = live  # False when the screen cannot change (a screenshot file)
         self.memory = memory  # None: nothing remembered, no skills
+        self.deadline = deadline or Deadline()   # armed per run; model calls share it
         self.last_episode_id: int | None = None
         self.last_learned = Learned()
         self.stop_event = threading.Event()
@@ -113,11 +138,23 @@ class Agent:
 
     # -- grounding --------------------------------------------------------------------------
     def ground(self, target: object, obs: Observation) -> Candidate:
-        if isinstance(target, Point):
-            return Candidate(Box(target.x, target.y, 1, 1), 1.0, "point", why="a point given as target")
-        if isinstance(target, Box):
-            return Candidate(target, 1.0, "point", why="a box given as target")
-        return self.ladder.resolve(str(target), obs)  # type: ignore[attr-defined]
+        """A candidate for a description, a point or a box (a point gets the element under it)."""
+        return self.ladder.resolve(target, obs)  # type: ignore[attr-defined]
+
+    def actor(self) -> Actor:
+        """Performs a grounded action through the controller and judges its effect."""
+        return Actor(self.desktop.controller, self._observe, self._settle, reader=self.parser,
+                     live=self.live, stop=self.stop_event, settle_interval=self.settings.settle_interval)
+
+    @staticmethod
+    def _is_secret(action: Action, field: Candidate | None, mask: TextMasker) -> bool:
+        """Typed text that must never be read back or shown: a secret the task names, or any
+        text typed into a password field."""
+        if not isinstance(action, Type):
+            return False
+        where = " ".join(t for t in (action.into if isinstance(action.into, str) else "",
+                                     visible_text(field) or "") if t)
+        return mask(action.text) != action.text or bool(SECRET_FIELD.search(where))
 
     def text_visible(self, text: str, obs: Observation) -> bool:
         try:
@@ -153,6 +190,7 @@ class Agent:
     # -- the loop ---------------------------------------------------------------------------
     def run(self, task: str) -> RunResult:
         started = time.monotonic()
+        self.deadline.arm(self.settings.max_seconds)
         folder = RunFolder(self.runs_dir, task, self.settings.save_screenshots)
         steps: list[StepLog] = []
         outcome, reason, answer = "failed", "", None
@@ -170,7 +208,8 @@ class Agent:
         result = RunResult(task, outcome, reason, answer, tuple(steps), folder.path,
                            round(time.monotonic() - started, 3), skill=self._skill_done)
         folder.finish(result)
-        skill_use.remember_run(self, result)
+        result = mask_result(result, folder.mask)   # the task's secrets are never shown or stored
+        skill_use.remember_run(self, result, folder.mask)
         return result
 
     def run_skill(self, name: str, params: dict | None = None, task: str | None = None) -> RunResult:
@@ -186,7 +225,7 @@ class Agent:
         result = RunResult(task, outcome, ran.reason, None, tuple(steps), folder.path,
                            round(time.monotonic() - started, 3), skill=name if ran.ok else None)
         folder.finish(result)
-        return result
+        return mask_result(result, folder.mask)
 
     def _check_limits(self, steps: list[StepLog], started: float) -> None:
         s = self.settings
@@ -216,10 +255,10 @@ class Agent:
         manager, worker = self.planner.manager, self.planner.worker
         queue: deque[Subtask] = deque(manager.plan(task, obs))
         if self.hooks.on_plan:
-            self.hooks.on_plan(list(queue))
+            self.hooks.on_plan([mask_record(sub, folder.mask) for sub in queue])
         done: list[Subtask] = []
         history: list[StepRecord] = []
-        loops = LoopDetector()
+        state = _RunState(task, folder, started)
         index = len(steps)
         while queue:
             if self.stop_event.is_set():
@@ -234,13 +273,15 @@ class Agent:
             if isinstance(action, Done):
                 if sub.expect and not self._await_text(sub.expect, obs, history):
                     raise GuiAgentError(f'expected "{sub.expect}" to appear, but it did not')
+                if sub.expect:
+                    state.unseen = ""      # what the subtask was for is on the screen
                 done.append(queue.popleft())
                 if queue and getattr(manager, "replans_after_success", False):
                     # A model-backed manager looks at the screen again after each subtask;
                     # an empty plan means the task is finished.
                     queue = deque(manager.replan(task, obs, done, None, ""))
                 if not queue and action.answer is not None:
-                    return "done", "", action.answer
+                    return state.ending(action.answer)
                 continue
             if isinstance(action, Fail):
                 replanned = manager.replan(task, obs, done, sub, action.reason)
@@ -261,19 +302,24 @@ class Agent:
                 index = len(steps)
                 obs = ran.observation or self._observe()
                 history.append(StepRecord(action, len(done), ran.ok, ran.reason))
+                if ran.ok:
+                    state.unseen = ""      # a skill checks its own steps
                 continue
             index += 1
-            step, obs = self._step(index, sub, action, obs, folder, clock, loops, task, len(steps), started)
+            step, obs = self._step(index, sub, action, obs, clock, state, len(steps))
+            state.typed.after(action)
+            step = mask_step(step, folder.mask)
             steps.append(step)
             folder.append_step(step)
             if self.hooks.on_step:
                 self.hooks.on_step(step)
             history.append(StepRecord(action, len(done), step.outcome == "ok", step.error))
-        return "done", "", None
+        return state.ending()
 
     def _add_steps(self, new: tuple[StepLog, ...], steps: list[StepLog], folder: RunFolder) -> None:
         """Steps a skill ran (already in the run folder's shots) join the run's log."""
         for step in new:
+            step = mask_step(step, folder.mask)
             steps.append(step)
             folder.append_step(step)
             if self.hooks.on_step:
@@ -290,13 +336,13 @@ class Agent:
             self.stop_event.wait(0.2)
             obs = self._observe()
 
-    def _step(self, index: int, sub: Subtask, action: Action, obs: Observation, folder: RunFolder,
-              clock: _Clock, loops: LoopDetector, task: str, n_steps: int,
-              started: float) -> tuple[StepLog, Observation]:
+    def _step(self, index: int, sub: Subtask, action: Action, obs: Observation, clock: _Clock,
+              state: _RunState, n_steps: int) -> tuple[StepLog, Observation]:
+        folder = state.folder
         text = format_action(action)
         targets = target_fields(action)
         cands: dict[str, Candidate] = {}
-        if self.parser is not None and any(isinstance(v, str) for v in targets.values()):
+        if self.parser is not None and targets:
             # Parse here (cached by the parser) so that the stage is timed on its own.
             t = time.perf_counter()
             self.parser.parse(obs.image)  # type: ignore[attr-defined]
@@ -314,12 +360,14 @@ class Agent:
         clock.add("ground", t)
         main = cands.get("target") or cands.get("into") or cands.get("source") or cands.get("at")
         verdict = self.safety.check(action, SafetyContext(
-            task=task, target_text=visible_text(main), window_title=obs.window_title,
-            steps_taken=n_steps, elapsed=time.monotonic() - started))
+            task=state.task, target_text=visible_text(main), window_title=obs.window_title,
+            steps_taken=n_steps, elapsed=time.monotonic() - state.started,
+            typed_before=state.typed.before(action)))
         if verdict.decision == "refuse":
             raise SafetyRefusal(f"refused {text}: {verdict.reason}")
         if verdict.decision == "ask":
-            allowed = self.hooks.confirm(action, main, verdict.reason) if self.hooks.confirm else False
+            allowed = self.hooks.confirm(mask_record(action, folder.mask), main, folder.mask(verdict.reason)) \
+                if self.hooks.confirm else False
             if not allowed:
                 raise SafetyRefusal(f"not allowed to {text}: {verdict.reason}")
         if self.hooks.on_target:   # the app draws the target and the runners-up it beat
@@ -329,17 +377,24 @@ class Agent:
         points = {name: obs.to_screen(c.point) for name, c in cands.items()}
         before = folder.save_image(f"{index:03d}-before", obs.image, main.point if main else None,
                                    main.box if main else None)
-        t = time.perf_counter()
-        perform(action, points, self.desktop.controller, self.stop_event)
-        clock.add("act", t)
-        t = time.perf_counter()
-        after_obs = self._settle(obs) if not isinstance(action, Wait) else self._observe()
-        clock.add("settle", t)
+        acted = self.actor().act(action, cands, obs, secret=self._is_secret(action, main, folder.mask))
+        after_obs = acted.after
+        for stage, seconds in acted.timings.items():
+            clock.timings[stage] = clock.timings.get(stage, 0.0) + seconds
         after = folder.save_image(f"{index:03d}-after", after_obs.image)
         anchor = skill_use.anchor_for(self, index, obs, main, folder)
         outcome, error = "ok", ""
-        if self.live and not isinstance(action, Wait | Type) and loops.observe(text, frame_digest(obs.image)):
+        effect = acted.effect
+        if not effect.seen and effect.required:
+            outcome, error = "failed", f"no effect after {acted.attempts} tries: {effect.describe()}"
+        elif not effect.seen:
+            state.unseen = f"{text} ({effect.describe()})"
+        elif effect.judged:
+            state.unseen = ""
+        if outcome == "ok" and self.live and not isinstance(action, Wait | Type) \
+                and state.loops.observe(text, frame_digest(obs.image)):
             outcome, error = "failed", "the same action on an unchanged screen keeps repeating"
+        why = "; ".join(w for w in (main.why if main else "", f"effect {effect.describe()}") if w)
         main_point = main.point if main else None
         return StepLog(
             index, sub.instruction, text, outcome,
@@ -349,8 +404,7 @@ class Agent:
             box=main.box.corners if main else None,
             source=main.source if main else None,
             score=round(main.score, 3) if main else None,
-            why=main.why if main else "",
-            error=error, before=before, after=after, timings=clock.timings,
+            why=why, error=error, before=before, after=after, timings=clock.timings,
             crop=anchor.crop if anchor else None, ocr_text=anchor.ocr_text if anchor else None,
             landmarks=anchor.landmarks if anchor else (), expect=sub.expect,
         ), after_obs

@@ -18,6 +18,7 @@ from .errors import GuiAgentError
 from .grounding.candidate import Candidate
 from .memory.anchors import crop_around, fixed_texts, landmarks_for
 from .screen.observation import Observation
+from .secrets import TextMasker
 from .trajectory import RunFolder, StepLog
 
 if TYPE_CHECKING:
@@ -121,13 +122,14 @@ def skill_call(action: RunSkill) -> tuple[str, dict[str, Any]]:
     return action.skill, dict(action.params)
 
 
-def remember_run(agent: Agent, result: Any) -> None:
-    """Store the run as an episode and mine it; a memory problem never fails the run."""
+def remember_run(agent: Agent, result: Any, masker: TextMasker | None = None) -> None:
+    """Store the run as an episode (its secrets masked) and mine it; a memory problem never
+    fails the run."""
     if agent.memory is None:
         return
     try:
         model = f"skill:{result.skill}" if result.skill else agent.planner.name
-        agent.last_episode_id = agent.memory.remember(result, model=model)
+        agent.last_episode_id = agent.memory.remember(result, model=model, masker=masker)
         if result.ok:
             agent.last_learned = agent.memory.learn()
     except GuiAgentError as exc:

@@ -15,6 +15,7 @@ from gui_agent.desktop import StillDesktop
 from gui_agent.errors import AmbiguousTarget, TargetNotFound
 from gui_agent.geometry import Box, Point
 from gui_agent.grounding.candidate import Candidate
+from gui_agent.grounding.point_grounder import PointGrounder
 from gui_agent.planner.base import Planner, Subtask
 from gui_agent.screen.observation import MonitorGeometry, Observation
 from gui_agent.trajectory import load_run
@@ -24,7 +25,9 @@ class FakeLadder:
     def __init__(self, places: dict[str, Box]) -> None:
         self.places = places
 
-    def resolve(self, target: str, observation: Observation) -> Candidate:
+    def resolve(self, target, observation: Observation) -> Candidate:
+        if not isinstance(target, str):   # a point or a box: as the real ladder does
+            return PointGrounder().resolve(target, observation)
         if target == "twin":
             raise AmbiguousTarget(target, ["a at (0,0)", "b at (9,9)"])
         if target not in self.places:

@@ -16,6 +16,7 @@ from gui_agent.desktop import StillDesktop
 from gui_agent.errors import TargetNotFound
 from gui_agent.geometry import Box
 from gui_agent.grounding.candidate import Candidate
+from gui_agent.grounding.point_grounder import PointGrounder
 from gui_agent.memory.experience import ExperienceMemory
 from gui_agent.memory.models import Skill, SkillStep
 from gui_agent.memory.store import MemoryStore
@@ -28,7 +29,9 @@ class FakeLadder:
         self.places = places
         self.asked: list[str] = []
 
-    def resolve(self, target: str, observation: Observation) -> Candidate:
+    def resolve(self, target, observation: Observation) -> Candidate:
+        if not isinstance(target, str):   # a point or a box: as the real ladder does
+            return PointGrounder().resolve(target, observation)
         self.asked.append(target)
         if target not in self.places:
             raise TargetNotFound(target)

@@ -58,6 +58,8 @@ class FakeApp:
     typed: str = ""
     focused: bool = False
     welcome: bool = False
+    status: str = ""          # a status line: what the last key or unfocused typing did
+    deleted: bool = False
     log: list[str] = field(default_factory=list)
 
     def widgets(self) -> list[Widget]:
@@ -78,6 +80,8 @@ class FakeApp:
             out.append(Widget("delete", ElementKind.BUTTON, at(110, 150, 190, 178), "Delete", ("the Delete button",)))
         if self.welcome:
             out.append(Widget("welcome", ElementKind.TEXT, at(20, 200, 200, 220), f"Welcome {self.typed}"))
+        if self.status:
+            out.append(Widget("status", ElementKind.TEXT, at(220, 200, 400, 220), self.status))
         return out
 
     def widget(self, key: str) -> Widget:
@@ -110,11 +114,19 @@ class FakeApp:
         self.focused = hit is not None and hit.key == "field"
         if hit is not None and hit.key == "ok" and self.ok_works and self.typed:
             self.welcome = True
+        if hit is not None and hit.key == "delete":
+            self.status = "All deleted"
 
     def type_text(self, text: str) -> None:
         self.log.append(f"type {text}")
         if self.focused:
             self.typed += text
+        else:
+            self.status = f"typed {text}"
+
+    def hotkey(self, *keys: str) -> None:
+        self.log.append("hotkey " + "+".join(keys))
+        self.status = "pressed " + "+".join(keys)
 
 
 class AppController(DryRunController):
@@ -129,6 +141,10 @@ class AppController(DryRunController):
     def type_text(self, text):
         super().type_text(text)
         self.app.type_text(text)
+
+    def hotkey(self, *keys):
+        super().hotkey(*keys)
+        self.app.hotkey(*keys)
 
 
 class FakeDesktop:
@@ -443,3 +459,11 @@ def test_a_skill_run_inside_an_agent_run_logs_into_its_folder(tmp_path):
     folder.finish(result.to_run_result("the agent's task"))
     assert load_run(folder.path).steps == () and reported == []   # the agent logs and reports them
     assert (folder.path / result.steps[0].before).is_file()
+
+
+def test_a_command_split_over_two_typing_steps_is_refused_as_a_whole(tmp_path):
+    rep, desktop = replayer(FakeApp(), tmp_path)
+    skill = Skill("split", (SkillStep('type("cd ~; r")'), SkillStep('type("m -rf *")')))
+    result = rep.run(skill)
+    assert result.outcome == "refused" and result.failed_step == 2, result.reason
+    assert [e.params["text"] for e in desktop.controller.calls("type_text")] == ["cd ~; r"]

@@ -31,6 +31,7 @@ from gui_agent.desktop import StillDesktop  # noqa: E402
 from gui_agent.errors import TargetNotFound  # noqa: E402
 from gui_agent.geometry import Box  # noqa: E402
 from gui_agent.grounding.candidate import Candidate  # noqa: E402
+from gui_agent.grounding.point_grounder import PointGrounder
 from gui_agent.planner.base import Planner, Subtask  # noqa: E402
 from gui_agent.screen.observation import MonitorGeometry, Observation  # noqa: E402
 from ui import dialogs  # noqa: E402
@@ -45,7 +46,9 @@ class FakeLadder:
     def __init__(self, places: dict[str, Box]) -> None:
         self.places = places
 
-    def resolve(self, target: str, observation: Observation) -> Candidate:
+    def resolve(self, target, observation: Observation) -> Candidate:
+        if not isinstance(target, str):   # a point or a box: as the real ladder does
+            return PointGrounder().resolve(target, observation)
         if target not in self.places:
             raise TargetNotFound(target)
         return Candidate(self.places[target], 0.99, "ocr", why=f"{target} seen")

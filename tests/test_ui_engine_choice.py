@@ -172,7 +172,7 @@ def test_the_selector_follows_the_settings_editor_without_saving(qtbot, tmp_path
 def test_the_engine_factory_builds_the_model_planner_like_the_cli(monkeypatch):
     calls = []
 
-    def fake_model_parts(settings, parser=None):
+    def fake_model_parts(settings, parser=None, deadline=None):
         calls.append((settings.model, settings.base_url, parser))
         return ("model planner" if settings.model else None), "ladder with a VLM rung", parser
 

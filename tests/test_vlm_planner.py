@@ -15,6 +15,7 @@ from gui_agent.desktop import StillDesktop
 from gui_agent.errors import PlanningError, TargetNotFound
 from gui_agent.geometry import Box, Point
 from gui_agent.grounding.candidate import Candidate
+from gui_agent.grounding.point_grounder import PointGrounder
 from gui_agent.planner.prompting import PromptSettings, fill
 from gui_agent.planner.scripted import ScriptedBackend
 from gui_agent.planner.vlm import parse_plan, vlm_planner
@@ -43,7 +44,9 @@ class FakeLadder:
     def __init__(self, places: dict[str, Box]) -> None:
         self.places = places
 
-    def resolve(self, target: str, observation: Observation) -> Candidate:
+    def resolve(self, target, observation: Observation) -> Candidate:
+        if not isinstance(target, str):   # a point or a box: as the real ladder does
+            return PointGrounder().resolve(target, observation)
         if target not in self.places:
             raise TargetNotFound(target)
         return Candidate(self.places[target], 0.99, "ocr", why=f"{target} seen")

@@ -36,8 +36,9 @@ class EngineFactory:
                 self._ladder, self._parser = default_ladder()
             return self._ladder, self._parser
 
-    def planning(self, settings: Any) -> tuple[Any, Any, Any]:
-        """(planner, ladder, parser) for ``settings``: the model's when one is set, like the CLI."""
+    def planning(self, settings: Any, deadline: Any = None) -> tuple[Any, Any, Any]:
+        """(planner, ladder, parser) for ``settings``: the model's when one is set, like the CLI;
+        ``deadline``: the run's, which every model call keeps within."""
         from gui_agent.planner import offline_planner
 
         ladder, parser = self._grounding()
@@ -45,7 +46,7 @@ class EngineFactory:
             return offline_planner(), ladder, parser
         from gui_agent.planner.vlm_setup import model_parts
 
-        model_planner, model_ladder, parser = model_parts(settings, parser)
+        model_planner, model_ladder, parser = model_parts(settings, parser, deadline=deadline)
         return model_planner or offline_planner(), model_ladder, parser
 
     def __call__(self, request: RunRequest) -> Agent:
@@ -56,16 +57,21 @@ class EngineFactory:
 
         if not display_available():
             raise DisplayError(no_display_message())
-        if request.dry_run:
-            from gui_agent.control.dry_run import DryRunController
+        from gui_agent.control.app_registry import AppRegistry
+        from gui_agent.control.dry_run import DryRunController
 
-            controller: Any = DryRunController()
+        settings = request.settings
+        apps = AppRegistry.for_platform(settings.allow_apps)
+        if request.dry_run:
+            controller: Any = DryRunController(apps=apps)
         else:
             from gui_agent.control.pyautogui_controller import PyAutoGuiController
 
-            controller = PyAutoGuiController()
-        settings = request.settings
-        planner, ladder, parser = self.planning(settings)
+            controller = PyAutoGuiController(apps=apps)
+        from gui_agent.deadline import Deadline
+
+        deadline = Deadline()
+        planner, ladder, parser = self.planning(settings, deadline)
         memory = None
         if not request.dry_run:
             from gui_agent.memory.experience import ExperienceMemory
@@ -73,4 +79,4 @@ class EngineFactory:
             memory = ExperienceMemory.from_settings(settings)
         return Agent(LiveDesktop(controller, settings.monitor), planner,
                      settings=settings, ladder=ladder, parser=parser, live=not request.dry_run,
-                     memory=memory)
+                     memory=memory, deadline=deadline)

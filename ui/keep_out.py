@@ -72,6 +72,10 @@ class GuardedController:
                 f"status panel ({rect.left},{rect.top} {rect.width}x{rect.height}); "
                 "the agent never acts on its own windows")
 
+    def launch(self, app: str) -> None:
+        """Launching touches no point of the screen: nothing to keep out."""
+        self.inner.launch(app)
+
     def click(self, point: Point, button: str = "left", clicks: int = 1) -> None:
         self._check(point, "click")
         self.inner.click(point, button=button, clicks=clicks)

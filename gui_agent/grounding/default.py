@@ -14,4 +14,4 @@ def default_ladder(parser: Any | None = None) -> tuple[GroundingLadder, Any]:
         from ..parsing.screen_parser import ScreenParser
 
         parser = ScreenParser()
-    return GroundingLadder([OcrGrounder(parser)]), parser
+    return GroundingLadder([OcrGrounder(parser)], parser=parser), parser

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..geometry import Point
 from ..parsing.elements import ElementKind
 
 K = ElementKind
@@ -147,6 +148,27 @@ class TargetQuery:
     def wants_labelled(self) -> bool:
         """True when the text may be a label next to the element rather than its own text."""
         return bool(self.text) and (self.by_label or bool(self.kinds & LABELLED_KINDS))
+
+
+# 'at (725, 418)', '(725,418)', 'at 725, 418', 'the point 725 418', 'x=725 y=418', 'position (725, 418)'
+_POINT_RE = re.compile(
+    r"^(?:(?:at|on|to)\s+)?(?:the\s+)?(?:(?:point|position|coordinates?|pixel|location)\s+)?"
+    r"(?:\((?P<x1>\d{1,5})\s*[,;]?\s*(?P<y1>\d{1,5})\)|(?P<x2>\d{1,5})\s*[,;]\s*(?P<y2>\d{1,5})|"
+    r"x\s*[=:]\s*(?P<x3>\d{1,5})\s*[, ]\s*y\s*[=:]\s*(?P<y3>\d{1,5}))"
+    r"(?:\s+(?:field|box|button|element|spot))?$",
+    re.IGNORECASE,
+)
+
+
+def point_of(description: str) -> Point | None:
+    """The screen point a description spells out ('(725, 418)', 'at 725,418', 'x=725 y=418'),
+    in screenshot pixels; None for anything else (a quoted "(1, 2)" is a text, not a point)."""
+    m = _POINT_RE.match(description.strip().rstrip("."))
+    if m is None:
+        return None
+    x = next(m.group(k) for k in ("x1", "x2", "x3") if m.group(k) is not None)
+    y = next(m.group(k) for k in ("y1", "y2", "y3") if m.group(k) is not None)
+    return Point(int(x), int(y))
 
 
 def parse_description(description: str) -> TargetQuery:

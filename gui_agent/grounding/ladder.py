@@ -1,6 +1,6 @@
 """The grounding ladder: rungs of grounders, cheapest and most certain first.
 
-A point or box target passes straight through. A description goes down the rungs
+A point or box target needs no search (it gets the element under it). A description goes down the rungs
 (accessibility -> template -> OCR/parse -> VLM, as they exist); the first rung whose best
 candidate clears the threshold decides. If that best candidate has a rival within a small
 margin at another place on the screen, the target is ambiguous and we say so rather than
@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Protocol, runtime_checkable
 
 from ..errors import AmbiguousTarget, TargetNotFound
 from ..geometry import Box, Point
 from ..screen.observation import Observation
 from .candidate import Candidate
-from .point_grounder import PointGrounder
+from .point_grounder import PointGrounder, ScreenElements
 
 log = logging.getLogger(__name__)
 DEFAULT_THRESHOLD = 0.5
@@ -50,12 +51,17 @@ def rivals(candidates: Sequence[Candidate], margin: float = DEFAULT_MARGIN) -> l
 
 class GroundingLadder:
     def __init__(self, grounders: Sequence[Grounder], threshold: float = DEFAULT_THRESHOLD,
-                 margin: float = DEFAULT_MARGIN) -> None:
+                 margin: float = DEFAULT_MARGIN, parser: ScreenElements | None = None) -> None:
         self.grounders = list(grounders)
         self.threshold = threshold
         self.margin = margin
-        self._points = PointGrounder()
+        self._points = PointGrounder(parser)
         self.last_alternatives: list[Candidate] = []   # runners-up of the latest resolve (shown in the app)
+
+    def with_rung(self, grounder: Grounder) -> GroundingLadder:
+        """The same ladder with one more rung at the bottom (a pointing model, say)."""
+        return GroundingLadder([*self.grounders, grounder], self.threshold, self.margin,
+                               self._points.parser)
 
     def resolve(self, target: str | Point | Box, observation: Observation) -> Candidate:
         """One candidate for ``target``; raises TargetNotFound or AmbiguousTarget."""
@@ -79,6 +85,14 @@ class GroundingLadder:
                 raise AmbiguousTarget(description, tied)
             log.debug("%r -> %s (%s)", description, found[0], found[0].why)
             self.last_alternatives = [c for c in found[1:] if distinct_places(found[0], c)][:3]
-            return found[0]
+            return self._with_element(found[0], observation)
         detail = "; ".join(near_misses) or f"no rung ({', '.join(g.name for g in self.grounders)}) found a match"
         raise TargetNotFound(description, detail)
+
+    def _with_element(self, cand: Candidate, observation: Observation) -> Candidate:
+        """A rung that answers with a bare point (a pointing model) gets the element under it,
+        so that what will be touched is known like for any other target."""
+        if cand.element is not None:
+            return cand
+        element = self._points.element_at(cand.point, observation)
+        return cand if element is None else replace(cand, element=element)

@@ -24,8 +24,9 @@ import bisect
 import re
 from dataclasses import dataclass, replace
 
-from ..actions import Action, Hotkey, Type
+from ..actions import Action, Hotkey, Type, target_fields
 from ..errors import PlanningError
+from ..grounding.description import point_of
 from . import vocabulary as vocab
 
 MAX_TASK_CHARS = 20_000
@@ -224,7 +225,7 @@ def parse_instructions(task: str) -> list[ParsedInstruction]:
     parsed: list[ParsedInstruction] = []
     for clause in clauses:
         actions, expect = read_clause(clause)
-        item = ParsedInstruction(clause.text, tuple(actions), expect)
+        item = ParsedInstruction(clause.text, tuple(spelled_points(a) for a in actions), expect)
         prev = parsed[-1] if parsed else None
         if prev is not None and _is_plain_enter(item) and prev.actions and prev.expect is None:
             last = prev.actions[-1]
@@ -234,6 +235,16 @@ def parse_instructions(task: str) -> list[ParsedInstruction]:
                 continue
         parsed.append(item)
     return parsed
+
+
+def spelled_points(action: Action) -> Action:
+    """A target written as coordinates ('click (725, 418)', 'click at 725,418') becomes a point."""
+    changes = {}
+    for name, value in target_fields(action).items():
+        point = point_of(value) if isinstance(value, str) else None
+        if point is not None:
+            changes["target_" if name == "target" else name] = point
+    return replace(action, **changes) if changes else action
 
 
 def _is_plain_enter(item: ParsedInstruction) -> bool:

@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import Any
 from uuid import uuid4
 
+from ..acting import Actor
 from ..actions import parse_action
 from ..config import Settings
 from ..desktop import Desktop
@@ -84,6 +85,10 @@ class SkillReplayer(StepExecution):
     def _settle(self, before: Observation | None) -> Observation:
         return settle_after(self._observe, before, self.settings, self.stop_event) if self.live else self._observe()
 
+    def _actor(self) -> Actor:
+        return Actor(self.desktop.controller, self._observe, self._settle, reader=self.parser, live=self.live,
+                     stop=self.stop_event, settle_interval=self.settings.settle_interval)
+
     # -- the run -----------------------------------------------------------------------------
     def run(self, skill: Skill, params: Mapping[str, Any] | None = None, *, task: str | None = None,
             folder: RunFolder | None = None, first: Observation | None = None,
@@ -106,7 +111,8 @@ class SkillReplayer(StepExecution):
                                   f"{exc}") from exc
         mask = Masker(skill, values)
         own = folder is None
-        folder = folder or RunFolder(self.settings.runs_dir, f"replay {skill.name}", self.settings.save_screenshots)
+        folder = folder or RunFolder(self.settings.runs_dir, f"replay {skill.name}", self.settings.save_screenshots,
+                                     masker=mask)
         prefix = "" if own else f"skill-{slugify(skill.name, 20)}-{uuid4().hex[:6]}-"
         given = ", ".join(f"{k}={v}" for k, v in (params or {}).items())
         base = task or skill.description or f"run the skill {skill.name}"
@@ -141,6 +147,11 @@ class SkillReplayer(StepExecution):
                 if outcome == "stopped":
                     run.results[i - 1] = None
                 break
+        if outcome == "done" and run.unseen:   # never end on a step whose effect was not seen
+            outcome, failed = "failed", len(actions)
+            reason = mask(f"the last step changed nothing on the screen, so the skill may not be done: "
+                          f"{run.unseen}")
+            run.results[-1] = False
         return self._finish(run, steps, outcome, reason, failed, task, own)
 
     def _finish(self, run: ReplayState, steps: list[StepLog], outcome: str, reason: str, failed: int | None,

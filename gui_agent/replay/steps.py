@@ -12,14 +12,14 @@ from typing import Any
 
 from PIL import Image
 
-from ..actions import Action, Done, Wait
+from ..acting import Actor
+from ..actions import Action, Done, Type, Wait
 from ..actions import target_fields as action_targets
 from ..errors import GroundingError, GuiAgentError
-from ..executor import perform
 from ..geometry import Box, Point
 from ..grounding.candidate import Candidate, visible_text
 from ..memory.models import Skill, SkillStep
-from ..safety import SafetyContext, SafetyGate
+from ..safety import SafetyContext, SafetyGate, TypedSoFar
 from ..screen.observation import Observation
 from ..trajectory import RunFolder, StepLog
 from ..verify import frames_equal
@@ -61,6 +61,8 @@ class ReplayState:
     healed: dict[int, SkillStep] = field(default_factory=dict)    # 0-based step index -> healed step
     crops: dict[int, Image.Image | None] = field(default_factory=dict)
     failure_image: Path | None = None
+    typed: TypedSoFar = field(default_factory=TypedSoFar)   # consecutive typing, judged as a whole
+    unseen: str = ""            # the latest step whose expected change was not seen
 
 
 class StepExecution:
@@ -79,6 +81,9 @@ class StepExecution:
         raise NotImplementedError
 
     def _settle(self, before: Observation | None) -> Observation:
+        raise NotImplementedError
+
+    def _actor(self) -> Actor:
         raise NotImplementedError
 
     @property
@@ -124,22 +129,29 @@ class StepExecution:
         points = {k: obs.to_screen(f.candidate.point) for k, f in found.items()}
         before = run.folder.save_image(f"{run.prefix}{k:03d}-before", obs.image,
                                        cand.point if cand else None, cand.box if cand else None)
-        t = time.perf_counter()
+        secret = isinstance(action, Type) and run.mask(action.text) != action.text
         try:
-            perform(action, points, self.desktop.controller, self.stop_event)
+            acted = self._actor().act(action, {k: f.candidate for k, f in found.items()}, obs, secret=secret)
         except GuiAgentError as exc:
-            timings["act"] = time.perf_counter() - t
             return StepLog(k, subtask, text, "failed", error=run.mask(f"step {i} of {n} ({text}): {exc}"),
                            before=before, timings=timings, **common), "failed"
-        timings["act"] = time.perf_counter() - t
+        timings.update(acted.timings)
+        after = acted.after
         t = time.perf_counter()
-        after = self._observe() if isinstance(action, Wait) or not self.live else self._settle(obs)
-        timings["settle"] = time.perf_counter() - t
-        t = time.perf_counter()
-        settled = after if not isinstance(action, Wait) else None
-        problem, after = self._postcondition(run, step, main, obs, after)
-        timings["verify"] = time.perf_counter() - t
-        run.obs, run.settled = after, after is settled
+        run.typed.after(action)
+        effect = acted.effect
+        problem = None
+        if not effect.seen and effect.required:
+            problem = f"no effect after {acted.attempts} tries: {effect.describe()}"
+        else:
+            problem, after = self._postcondition(run, step, main, obs, after)
+            learned = bool(step.post_text or step.post_region)
+            if not problem and not effect.seen and not learned:
+                run.unseen = f"step {i} of {n} ({text}): {effect.describe()}"
+            elif not problem and (learned or effect.judged):
+                run.unseen = ""
+        timings["verify"] = timings.get("verify", 0.0) + time.perf_counter() - t
+        run.obs, run.settled = after, after is acted.after and not isinstance(action, Wait)
         after_rel = run.folder.save_image(f"{run.prefix}{k:03d}-after", after.image)
         why, crop_rel = f"{main.rung}: {cand.why}" if main and cand else "", None
         if not problem and main is not None and main.rung in LOWER_RUNGS:
@@ -251,7 +263,8 @@ class StepExecution:
         """Why the safety policy (or the person asked) does not allow the action, or None."""
         verdict = self.safety.check(action, SafetyContext(
             task=run.safety_task, target_text=visible_text(cand) or step.ocr_text,
-            window_title=run.obs.window_title, steps_taken=i - 1, elapsed=time.monotonic() - run.started))
+            window_title=run.obs.window_title, steps_taken=i - 1, elapsed=time.monotonic() - run.started,
+            typed_before=run.typed.before(action)))
         head = f"step {i} of {len(run.skill.steps)} ({run.texts[i - 1]})"
         if verdict.decision == "refuse":
             return f"{head} refused: {verdict.reason}"

@@ -46,6 +46,7 @@ from .policy import (
 )
 from .programs import AppLookup, LaunchFacts, is_terminal_title, program_kind, terminal_hotkey
 from .secrets import secret_kind
+from .typing import TypedSoFar
 from .untrusted import quote_untrusted
 
 __all__ = [
@@ -56,6 +57,7 @@ __all__ = [
     "SafetyContext",
     "SafetyGate",
     "SafetyPolicy",
+    "TypedSoFar",
     "Verdict",
     "assess",
     "command_risk",

@@ -1,4 +1,4 @@
-"""After each action: has the screen settled, what changed, and is the agent going round in circles?"""
+"""Waiting for the screen: settled frames, what changed, and whether the agent goes round in circles."""
 
 from __future__ import annotations
 
@@ -13,15 +13,23 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from .geometry import Box
-from .screen.observation import Observation
+from ..geometry import Box
+from ..screen.observation import Observation
 
 # A pixel counts as changed when any channel moves by more than this (ignores dithering noise).
 PIXEL_TOLERANCE = 8
 
 
 def _array(image: Image.Image) -> np.ndarray:
-    return np.asarray(image.convert("RGB"), dtype=np.int16)
+    return np.asarray(image if image.mode == "RGB" else image.convert("RGB"))
+
+
+def changed_mask(before: Image.Image, after: Image.Image) -> np.ndarray:
+    """Per pixel: does any channel differ by more than PIXEL_TOLERANCE (same-size frames)."""
+    import cv2
+
+    d = cv2.absdiff(_array(before), _array(after))
+    return np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2]) > PIXEL_TOLERANCE
 
 
 def frame_digest(image: Image.Image) -> str:
@@ -33,16 +41,19 @@ def changed_region(before: Image.Image, after: Image.Image) -> Box | None:
     """The bounding box of the pixels that differ, or None when the frames agree."""
     if before.size != after.size:
         return Box(0, 0, *after.size)
-    diff = np.abs(_array(before) - _array(after)).max(axis=2) > PIXEL_TOLERANCE
-    if not diff.any():
+    if before.tobytes() == after.tobytes():
         return None
-    rows = np.flatnonzero(diff.any(axis=1))
-    cols = np.flatnonzero(diff.any(axis=0))
-    return Box(int(cols[0]), int(rows[0]), int(cols[-1] - cols[0] + 1), int(rows[-1] - rows[0] + 1))
+    import cv2
+
+    points = cv2.findNonZero(changed_mask(before, after).view(np.uint8))
+    if points is None:
+        return None
+    x, y, w, h = cv2.boundingRect(points)
+    return Box(x, y, w, h)
 
 
 def frames_equal(a: Image.Image, b: Image.Image) -> bool:
-    return a.size == b.size and (a.tobytes() == b.tobytes() or changed_region(a, b) is None)
+    return a.size == b.size and changed_region(a, b) is None
 
 
 @dataclass(frozen=True)

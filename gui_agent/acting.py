@@ -1,0 +1,181 @@
+"""Perform one grounded action, wait for the screen, and see that it had its effect.
+
+Shared by the agent loop and replay, so that a step is judged the same way however it was
+planned. Every input goes through the controller (:func:`gui_agent.executor.perform`). Typing
+into a field is done in phases: click the field, wait until the click has been taken (the screen
+settles), type, check the text shows, and only then press Enter — so a calculator that showed
+"12" after "12*12" is caught before Enter hides it. A step whose effect was not seen is
+performed once more (nothing changed, so nothing is done twice), then fails with what was
+expected and what was seen (:mod:`gui_agent.verify.effect`).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from .actions import Action, Move, Scroll, Type, Wait
+from .control.base import Controller
+from .executor import perform
+from .geometry import Point
+from .grounding.candidate import Candidate
+from .screen.observation import Observation
+from .verify.effect import (
+    NOT_JUDGED,
+    Effect,
+    TextReader,
+    action_effect,
+    change_effect,
+    typed_effect,
+)
+from .verify.settle import wait_until_settled
+
+Observe = Callable[[], Observation]
+Settle = Callable[[Observation | None], Observation]
+FOCUS_WAIT_S = 1.0        # at most this long for a clicked field to take the focus
+DRY_RUN = Effect(True, "nothing: a dry run performs nothing", judged=False)
+# Actions with no effect that can be seen for certain are performed once and not judged.
+_UNJUDGED = (Scroll, Move, Wait)
+
+
+@dataclass(frozen=True)
+class Acted:
+    """What performing a step left: the settled screen after it, and the verdict on its effect."""
+
+    after: Observation
+    effect: Effect
+    attempts: int = 1
+    timings: dict[str, float] = field(default_factory=dict)   # act, settle, verify (seconds)
+
+
+class Actor:
+    """Performs grounded actions through ``controller`` and judges their effect.
+
+    ``observe`` captures the screen, ``settle`` waits after an action (given the frame before
+    it); ``reader`` reads typed text back (the screen parser); ``live`` False: nothing changes
+    (a dry run or a screenshot), so nothing is judged.
+    """
+
+    def __init__(self, controller: Controller, observe: Observe, settle: Settle, *,
+                 reader: TextReader | None = None, live: bool = True,
+                 stop: threading.Event | None = None, settle_interval: float = 0.05,
+                 clipboard: Callable[[], str | None] | None = None) -> None:
+        self.controller = controller
+        self.observe = observe
+        self.settle = settle
+        self.reader = reader
+        self.live = live
+        self.stop = stop or threading.Event()
+        self.settle_interval = settle_interval
+        self.clipboard = clipboard
+
+    def act(self, action: Action, cands: dict[str, Candidate], obs: Observation, *,
+            secret: bool = False) -> Acted:
+        """Perform ``action`` (its targets already grounded to ``cands`` on ``obs``)."""
+        self._timings: dict[str, float] = {}
+        acted = self._act(action, cands, obs, secret)
+        return replace(acted, timings=self._timings)
+
+    def _act(self, action: Action, cands: dict[str, Candidate], obs: Observation,
+             secret: bool) -> Acted:
+        points = {name: obs.to_screen(c.point) for name, c in cands.items()}
+        if not self.live:
+            self._perform(action, points)
+            return Acted(self.observe(), DRY_RUN)
+        if isinstance(action, Type):
+            return self._type(action, points, cands.get("into"), obs, secret)
+        self._perform(action, points)
+        if isinstance(action, Wait):
+            return Acted(self.observe(), NOT_JUDGED)
+        after = self._settled(obs)
+        if isinstance(action, _UNJUDGED):
+            return Acted(after, NOT_JUDGED)
+        main = cands.get("target") or cands.get("source")
+        where = {"target": main.element if main else None, "target_box": main.box if main else None}
+        effect = self._judge(action_effect, action, obs.image, after.image, self.clipboard, **where)
+        if effect.seen or self.stop.is_set():
+            return Acted(after, effect)
+        self._perform(action, points)   # nothing changed: once more
+        again = self._settled(after)
+        return Acted(again, self._judge(action_effect, action, obs.image, again.image, self.clipboard,
+                                        **where), 2)
+
+    # -- timed stages ------------------------------------------------------------------------
+    def _clock(self, stage: str, start: float) -> None:
+        self._timings[stage] = self._timings.get(stage, 0.0) + time.perf_counter() - start
+
+    def _perform(self, action: Action, points: dict[str, Point]) -> None:
+        t = time.perf_counter()
+        perform(action, points, self.controller, self.stop)
+        self._clock("act", t)
+
+    def _press_enter(self) -> None:
+        t = time.perf_counter()
+        self.controller.press("enter")
+        self._clock("act", t)
+
+    def _settled(self, before: Observation | None) -> Observation:
+        t = time.perf_counter()
+        after = self.settle(before)
+        self._clock("settle", t)
+        return after
+
+    def _judge(self, judge: Callable[..., Effect], *args: object, **kwargs: object) -> Effect:
+        t = time.perf_counter()
+        effect = judge(*args, **kwargs)
+        self._clock("verify", t)
+        return effect
+
+    # -- typing, in phases -----------------------------------------------------------------
+    def _type(self, action: Type, points: dict[str, Point], field: Candidate | None,
+              obs: Observation, secret: bool) -> Acted:
+        attempts = 0
+        while True:
+            attempts += 1
+            typed = self._type_text(action, points)
+            effect = self._judge(typed_effect, action.text, secret=secret,
+                                 target=field.element if field else None,
+                                 target_box=field.box if field else None, before=obs.image,
+                                 after=typed.image, reader=self.reader, cleared=action.clear)
+            if effect.seen or attempts == 2 or self.stop.is_set():
+                break
+        if not effect.seen or not action.enter:
+            return Acted(typed, effect, attempts)
+        self._press_enter()
+        after = self._settled(typed)
+        entered = self._judge(change_effect, "pressing Enter", typed.image, after.image, required=True)
+        if not entered.seen and not self.stop.is_set():
+            self._press_enter()
+            after = self._settled(after)
+            entered = self._judge(change_effect, "pressing Enter", typed.image, after.image, required=True)
+            attempts += 1
+        if entered.seen:
+            entered = replace(entered, observed=f"{effect.observed}; then {entered.observed}")
+        return Acted(after, entered, attempts)
+
+    def _type_text(self, action: Type, points: dict[str, Point]) -> Observation:
+        """Click the field (and wait until the click is taken), clear it, type; the screen then."""
+        if "into" in points:
+            before = self.observe()
+            t = time.perf_counter()
+            self.controller.click(points["into"])
+            self._clock("act", t)
+            self._focus_wait(before)
+        self._perform(replace(action, into=None, enter=False), {})
+        t = time.perf_counter()
+        typed = wait_until_settled(self.observe, timeout=FOCUS_WAIT_S,
+                                   interval=self.settle_interval).observation
+        self._clock("settle", t)
+        return typed
+
+    def _focus_wait(self, before: Observation) -> None:
+        """Until the screen has taken the click (it changed and settled), at most FOCUS_WAIT_S."""
+        t = time.perf_counter()
+        settled = wait_until_settled(self.observe, timeout=FOCUS_WAIT_S, interval=self.settle_interval,
+                                     first=before)
+        if settled.settled:
+            # The first two equal frames may both predate the click: give it one more look.
+            wait_until_settled(self.observe, timeout=FOCUS_WAIT_S / 2, interval=self.settle_interval)
+        self._clock("settle", t)

@@ -1,0 +1,131 @@
+"""A tiny simulated application for step-pipeline tests: a form drawn with Pillow that reacts
+to a controller the way a real toolkit does — a click focuses the field under it, typed keys go
+to the focused field, Enter submits — with faults a real desktop shows: keys that are lost,
+a click that does not move the focus, an Enter that does nothing, a button that does nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+from gui_agent.geometry import Box, Point
+from gui_agent.screen.observation import MonitorGeometry, Observation
+
+FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+SIZE = (640, 400)
+
+
+@dataclass
+class Faults:
+    lose_keys: bool = False          # typed text goes nowhere
+    sticky_focus: bool = False       # a click does not move the focus (keys go to the old field)
+    ignore_enter: bool = False       # Enter does nothing
+    dead_button: bool = False        # the button does nothing
+
+
+@dataclass
+class FormApp:
+    """Two labelled fields (Name, City), a Submit button and a status line."""
+
+    faults: Faults = field(default_factory=Faults)
+    values: dict[str, str] = field(default_factory=lambda: {"Name": "", "City": ""})
+    focus: str | None = "Name"
+    status: str = "Ready"
+    presses: list[str] = field(default_factory=list)
+
+    fields = {"Name": Box(140, 60, 300, 34), "City": Box(140, 120, 300, 34)}
+    button = Box(140, 190, 120, 36)
+
+    def render(self) -> Image.Image:
+        image = Image.new("RGB", SIZE, (240, 240, 240))
+        draw = ImageDraw.Draw(image)
+        font = ImageFont.truetype(str(FONT), 16)
+        for name, box in self.fields.items():
+            draw.text((40, box.top + 8), name, fill=(20, 20, 20), font=font)
+            outline = (40, 90, 200) if self.focus == name else (140, 140, 140)
+            draw.rectangle(box.corners, fill=(255, 255, 255), outline=outline, width=2)
+            draw.text((box.left + 8, box.top + 8), self.values[name], fill=(20, 20, 20), font=font)
+            if self.focus == name:   # the caret after the text
+                x = box.left + 9 + round(draw.textlength(self.values[name], font=font))
+                draw.line([(x, box.top + 7), (x, box.bottom - 8)], fill=(0, 0, 0), width=1)
+        draw.rectangle(self.button.corners, fill=(222, 222, 226), outline=(140, 140, 140))
+        draw.text((self.button.left + 30, self.button.top + 9), "Submit", fill=(20, 20, 20), font=font)
+        draw.text((40, 260), self.status, fill=(20, 20, 20), font=font)
+        return image
+
+    def observe(self) -> Observation:
+        return Observation(self.render(), MonitorGeometry(0, 0, SIZE[0], SIZE[1], 1.0, 1))
+
+    def submit(self) -> None:
+        self.status = f"Saved {self.values['Name']} from {self.values['City']}".strip()
+
+
+class FormController:
+    """The Controller protocol over a :class:`FormApp` (screen coordinates = image pixels)."""
+
+    def __init__(self, app: FormApp) -> None:
+        self.app = app
+        self.launched: list[str] = []
+
+    def click(self, point: Point, button: str = "left", clicks: int = 1) -> None:
+        app = self.app
+        app.presses.append(f"click {point.x},{point.y}")
+        if app.button.contains(point):
+            if not app.faults.dead_button:
+                app.submit()
+            return
+        for name, box in app.fields.items():
+            if box.contains(point) and not app.faults.sticky_focus:
+                app.focus = name
+
+    def type_text(self, text: str) -> None:
+        self.app.presses.append(f"type {text}")
+        if self.app.focus and not self.app.faults.lose_keys:
+            self.app.values[self.app.focus] += text
+
+    def press(self, key: str, presses: int = 1) -> None:
+        self.app.presses.append(f"press {key}")
+        if key == "enter" and not self.app.faults.ignore_enter:
+            self.app.submit()
+        if key == "backspace" and self.app.focus:
+            self.app.values[self.app.focus] = self.app.values[self.app.focus][:-1]
+
+    def hotkey(self, *keys: str) -> None:
+        self.app.presses.append("hotkey " + "+".join(keys))
+        if set(keys) == {"ctrl", "a"} and self.app.focus and not self.app.faults.lose_keys:
+            self.app.values[self.app.focus] = ""   # select all, then the backspace clears
+
+    def move(self, point: Point) -> None:
+        self.app.presses.append(f"move {point.x},{point.y}")
+
+    def drag(self, src: Point, dst: Point, duration: float = 0.3, button: str = "left") -> None:
+        self.app.presses.append("drag")
+
+    def scroll(self, direction: str, amount: int = 3, point: Point | None = None) -> None:
+        self.app.presses.append(f"scroll {direction}")
+
+    def key_down(self, key: str) -> None:
+        self.app.presses.append(f"down {key}")
+
+    def key_up(self, key: str) -> None:
+        self.app.presses.append(f"up {key}")
+
+    def launch(self, app: str) -> None:
+        self.launched.append(app)
+
+    def position(self) -> Point:
+        return Point(0, 0)
+
+
+class FormDesktop:
+    """The Desktop protocol: the app's screen and its controller."""
+
+    def __init__(self, app: FormApp) -> None:
+        self.app = app
+        self.controller = FormController(app)
+
+    def observe(self) -> Observation:
+        return self.app.observe()
