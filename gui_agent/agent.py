@@ -370,6 +370,7 @@ class Agent:
                 if self.hooks.confirm else False
             if not allowed:
                 raise SafetyRefusal(f"not allowed to {text}: {verdict.reason}")
+            self.safety.approved(action, verdict)
         if self.hooks.on_target:   # the app draws the target and the runners-up it beat
             runners_up = getattr(self.ladder, "last_alternatives", [])
             shown = {**cands, **{f"alternative {i}": c for i, c in enumerate(runners_up, 1)}}

@@ -147,7 +147,46 @@ def test_a_screenshot_run_of_a_model_reply_that_opens_a_script_launches_nothing(
     monkeypatch.setattr(subprocess, "Popen", lambda *a, **k: started.append(a) or pytest.fail("launched"))
     shot = tmp_path / "shot.png"
     Image.new("RGB", (320, 200), "white").save(shot)
-    code = main(["run", "--screenshot", str(shot), "--runs-dir", str(tmp_path / "runs"), "open mousepad"])
+    code = main(["run", "--screenshot", str(shot), "--runs-dir", str(tmp_path / "runs"), "--safety", "allow",
+                 "open mousepad"])
     out = capsys.readouterr().out
     assert code == 0 and started == []
     assert "would" in out and "nothing was performed or launched" in out
+
+
+def _still_agent(tmp_path: Path, safety: str, confirm, apps: AppRegistry):
+    from PIL import Image
+
+    from gui_agent.agent import Agent, AgentHooks
+    from gui_agent.config import Settings
+    from gui_agent.desktop import StillDesktop
+    from gui_agent.planner import offline_planner
+    from gui_agent.safety import SafetyGate
+    from gui_agent.screen.observation import Observation
+
+    settings = Settings(runs_dir=tmp_path / "runs", safety=safety)
+    desktop = StillDesktop(Observation.from_image(Image.new("RGB", (320, 200), "white")))
+    desktop.controller = PyAutoGuiController(apps=apps)
+    return Agent(desktop, offline_planner(), settings=settings, hooks=AgentHooks(confirm=confirm),
+                 safety=SafetyGate.from_settings(settings, apps), live=False)
+
+
+def test_an_unknown_program_is_refused_in_refuse_mode(evil_on_path: Path, tmp_path: Path) -> None:
+    apps = AppRegistry.for_platform()
+    result = _still_agent(tmp_path, "refuse", None, apps).run("open evil-app")
+    assert result.outcome == "refused" and "not an application this desktop lists" in result.reason
+    assert not evil_on_path.exists()
+
+
+def test_an_unknown_program_is_asked_about_and_started_only_when_allowed(
+        evil_on_path: Path, tmp_path: Path) -> None:
+    asked: list[str] = []
+    no = _still_agent(tmp_path, "ask", lambda a, c, why: asked.append(why) or False, AppRegistry.for_platform())
+    assert no.run("open evil-app").outcome == "refused" and asked
+    assert not evil_on_path.exists()
+    yes = _still_agent(tmp_path, "ask", lambda a, c, why: True, AppRegistry.for_platform())
+    assert yes.run("open evil-app").outcome == "done"
+    deadline = time.monotonic() + 10
+    while not evil_on_path.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert evil_on_path.exists()

@@ -19,10 +19,18 @@ class Registry:
                               categories=("System", "TerminalEmulator")),
         "Helper": AppEntry("Helper", ("sh", "-c", "exec helper"), "helper.desktop"),
         "Monitor": AppEntry("Monitor", ("htop",), "htop.desktop", terminal=True),
+        # ordinary applications this desktop lists
+        "gedit": AppEntry("gedit", ("gedit",), "org.gnome.gedit.desktop"),
+        "Calculator": AppEntry("Calculator", ("galculator",), "galculator.desktop"),
+        "firefox": AppEntry("firefox", ("firefox",), "firefox.desktop"),
+        "libreoffice": AppEntry("libreoffice", ("libreoffice",), "libreoffice.desktop"),
     }
 
     def lookup(self, name: str) -> AppEntry | None:
         return self.entries.get(name)
+
+    def allow_once(self, name: str) -> None:
+        raise AssertionError("nothing is approved under refuse")
 
 
 C = SafetyContext
@@ -31,6 +39,7 @@ HOSTILE: list[tuple[str, Action, SafetyContext]] = [
     ("a script by its path", OpenApp("/tmp/evil.sh"), C()),
     ("a benign name by its path", OpenApp("/home/ann/.cache/gedit"), C()),
     ("a script by name", OpenApp("payload.sh"), C()),
+    ("a program this desktop does not list", OpenApp("evil-app"), C()),
     ("versioned python", OpenApp("python3.11"), C()),
     ("versioned perl", OpenApp("perl5.36"), C()),
     ("versioned ruby", OpenApp("ruby3.1"), C()),

@@ -59,6 +59,7 @@ class EngineFactory:
             raise DisplayError(no_display_message())
         from gui_agent.control.app_registry import AppRegistry
         from gui_agent.control.dry_run import DryRunController
+        from gui_agent.safety import SafetyGate
 
         settings = request.settings
         apps = AppRegistry.for_platform(settings.allow_apps)
@@ -79,4 +80,4 @@ class EngineFactory:
             memory = ExperienceMemory.from_settings(settings)
         return Agent(LiveDesktop(controller, settings.monitor), planner,
                      settings=settings, ladder=ladder, parser=parser, live=not request.dry_run,
-                     memory=memory, deadline=deadline)
+                     memory=memory, deadline=deadline, safety=SafetyGate.from_settings(settings, apps))

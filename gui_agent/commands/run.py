@@ -98,6 +98,7 @@ def run_command(args: argparse.Namespace) -> int:
     from ..deadline import Deadline
     from ..desktop import LiveDesktop, StillDesktop
     from ..planner import offline_planner
+    from ..safety import SafetyGate
 
     settings = load_settings().with_overrides(
         max_steps=args.max_steps, max_seconds=args.max_seconds, monitor=args.monitor,
@@ -163,7 +164,7 @@ def run_command(args: argparse.Namespace) -> int:
                 controller = PyAutoGuiController(apps=apps)
             agent = Agent(LiveDesktop(controller, settings.monitor), planner, settings=settings,
                           hooks=hooks, live=not args.dry_run, ladder=ladder, parser=parser, memory=memory,
-                          deadline=deadline)
+                          deadline=deadline, safety=SafetyGate.from_settings(settings, apps))
         result = agent.run(args.task)
         print_result(result, dry_run=dry_run)
         if memory is not None:

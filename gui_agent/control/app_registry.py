@@ -396,6 +396,13 @@ class AppRegistry:
             f"cannot open {text!r}: no application of that name in {self.source.description}, "
             f"and it is not in allow_apps{listed}. " + _ALLOW_HINT.format(f'"{text}"'))
 
+    def allow_once(self, name: str) -> None:
+        """Let this registry start ``name`` (a program on PATH) from now on: the person approved
+        it when asked. Not saved: the config's allow_apps keeps what is always allowed."""
+        text = check_app_name(name)
+        if all(fold_name(a) != fold_name(text) for a in self.allow_apps):
+            self.allow_apps = (*self.allow_apps, text)
+
     def lookup(self, name: str) -> AppEntry | None:
         """Like :meth:`find`, None instead of a refusal (the safety policy's view)."""
         try:

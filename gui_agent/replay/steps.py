@@ -272,6 +272,7 @@ class StepExecution:
             allowed = self.hooks.confirm(action, cand, verdict.reason) if self.hooks.confirm else False
             if not allowed:
                 return f"{head} not allowed: {verdict.reason}"
+            self.safety.approved(action, verdict)
         return None
 
     def _postcondition(self, run: ReplayState, step: SkillStep, main: Found | None, before: Observation,

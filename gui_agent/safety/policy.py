@@ -170,8 +170,14 @@ def _open_app_risk(action: OpenApp, apps: AppLookup | None) -> Risk | None:
         return Risk("launch", ("launch", "path"),
                     f"opening {_short(app)!r} would start a program by its path; open_app only "
                     "opens installed applications by their name")
-    entry = apps.lookup(app) if apps is not None else None
-    why = _launch_kind(entry) if entry is not None else None
+    if apps is None:
+        return None
+    entry = apps.lookup(app)
+    if entry is None:
+        return Risk("launch", ("launch", "program"),
+                    f"{_short(app)!r} is not an application this desktop lists (to allow it "
+                    "always, add it to allow_apps in the config file)")
+    why = _launch_kind(entry)
     if why:
         return Risk("shell", _SHELL_WORDS, f"opening {app!r} gives {why}")
     return None
@@ -251,6 +257,14 @@ class SafetyGate:
         hint = risk.words[0] if risk.words else risk.category
         return Verdict("refuse", f"{risk.reason}{asked}; refused in the 'refuse' safety mode "
                                  f"(pre-approve it with --allow {hint})", risk)
+
+    def approved(self, action: Action, verdict: Verdict) -> None:
+        """The person allowed a risky ``action`` when asked: a program this desktop does not
+        list may then be started, for this run (the registry is the controller's)."""
+        if (isinstance(action, OpenApp) and verdict.risk is not None
+                and verdict.risk.category == "launch" and self.apps is not None
+                and not re.search(r"[/\\]", action.app)):
+            self.apps.allow_once(action.app.strip())
 
     @staticmethod
     def _approves(word: str, risk: Risk) -> bool:

@@ -69,6 +69,8 @@ class AppLookup(Protocol):
 
     def lookup(self, name: str) -> LaunchFacts | None: ...
 
+    def allow_once(self, name: str) -> None: ...
+
 
 def fold_program(name: str) -> str:
     """'/usr/bin/Python3.11' -> 'python3.11'; 'cmd.exe' -> 'cmd'; 'Foot.desktop' -> 'foot'."""
