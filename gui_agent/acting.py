@@ -4,9 +4,11 @@ Shared by the agent loop and replay, so that a step is judged the same way howev
 planned. Every input goes through the controller (:func:`gui_agent.executor.perform`). Typing
 into a field is done in phases: click the field, wait until the click has been taken (the screen
 settles), type, check the text shows, and only then press Enter — so a calculator that showed
-"12" after "12*12" is caught before Enter hides it. A step whose effect was not seen is
-performed once more (nothing changed, so nothing is done twice), then fails with what was
-expected and what was seen (:mod:`gui_agent.verify.effect`).
+"12" after "12*12" is caught before Enter hides it. A step whose effect was not seen, after the
+settle grace, is performed once more only when nothing on the screen changed (so nothing is done
+twice); then the verdict says what was expected and what was seen (:mod:`gui_agent.verify.effect`).
+An Enter that changed nothing is not pressed again: it may have submitted something that shows
+nothing.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from .verify.effect import (
     action_effect,
     change_effect,
     typed_effect,
+    visible_change,
 )
 from .verify.settle import wait_until_settled
 
@@ -131,51 +134,62 @@ class Actor:
     # -- typing, in phases -----------------------------------------------------------------
     def _type(self, action: Type, points: dict[str, Point], field: Candidate | None,
               obs: Observation, secret: bool) -> Acted:
-        attempts = 0
-        while True:
+        def judge(typed: Observation) -> Effect:
+            return self._judge(typed_effect, action.text, secret=secret,
+                               target=field.element if field else None,
+                               target_box=field.box if field else None, before=obs.image,
+                               after=typed.image, reader=self.reader, cleared=action.clear)
+
+        attempts = 1
+        focused, typed = self._type_text(action, points)
+        effect = judge(typed)
+        if not effect.seen and not self.stop.is_set():
+            # A slow application may show the text later: wait as after any action (the settle
+            # grace) before deciding the keys were lost.
+            typed = self._settled(typed)
+            effect = judge(typed)
+        if not effect.seen and not self.stop.is_set() and visible_change(focused.image, typed.image) is None:
+            # Nothing changed anywhere since the field was clicked, so nothing was typed:
+            # typing again cannot double it.
             attempts += 1
-            typed = self._type_text(action, points)
-            effect = self._judge(typed_effect, action.text, secret=secret,
-                                 target=field.element if field else None,
-                                 target_box=field.box if field else None, before=obs.image,
-                                 after=typed.image, reader=self.reader, cleared=action.clear)
-            if effect.seen or attempts == 2 or self.stop.is_set():
-                break
+            _, typed = self._type_text(action, points)
+            effect = judge(typed)
         if not effect.seen or not action.enter:
             return Acted(typed, effect, attempts)
         self._press_enter()
         after = self._settled(typed)
         entered = self._judge(change_effect, "pressing Enter", typed.image, after.image, required=True)
-        if not entered.seen and not self.stop.is_set():
-            self._press_enter()
-            after = self._settled(after)
-            entered = self._judge(change_effect, "pressing Enter", typed.image, after.image, required=True)
-            attempts += 1
         if entered.seen:
             entered = replace(entered, observed=f"{effect.observed}; then {entered.observed}")
         return Acted(after, entered, attempts)
 
-    def _type_text(self, action: Type, points: dict[str, Point]) -> Observation:
-        """Click the field (and wait until the click is taken), clear it, type; the screen then."""
+    def _type_text(self, action: Type, points: dict[str, Point]) -> tuple[Observation, Observation]:
+        """Click the field (and wait until the click is taken), clear it, type: the screen before
+        the keys and after them."""
         if "into" in points:
             before = self.observe()
             t = time.perf_counter()
             self.controller.click(points["into"])
             self._clock("act", t)
-            self._focus_wait(before)
+            focused = self._focus_wait(before)
+        else:
+            focused = self.observe()
         self._perform(replace(action, into=None, enter=False), {})
         t = time.perf_counter()
         typed = wait_until_settled(self.observe, timeout=FOCUS_WAIT_S,
                                    interval=self.settle_interval).observation
         self._clock("settle", t)
-        return typed
+        return focused, typed
 
-    def _focus_wait(self, before: Observation) -> None:
-        """Until the screen has taken the click (it changed and settled), at most FOCUS_WAIT_S."""
+    def _focus_wait(self, before: Observation) -> Observation:
+        """Until the screen has taken the click (it changed and settled), at most FOCUS_WAIT_S;
+        the screen then."""
         t = time.perf_counter()
         settled = wait_until_settled(self.observe, timeout=FOCUS_WAIT_S, interval=self.settle_interval,
                                      first=before)
         if settled.settled:
             # The first two equal frames may both predate the click: give it one more look.
-            wait_until_settled(self.observe, timeout=FOCUS_WAIT_S / 2, interval=self.settle_interval)
+            settled = wait_until_settled(self.observe, timeout=FOCUS_WAIT_S / 2,
+                                         interval=self.settle_interval)
         self._clock("settle", t)
+        return settled.observation

@@ -56,7 +56,7 @@ class Settings:
     memory_keep_days: float = 30.0      # episodes (and their screenshots) older than this are pruned; 0: keep
     # A vision-language model; without ``model`` the offline planner plans.
     model: str | None = None            # a local folder or a Hugging Face repo id (or a server's model name)
-    family: str | None = None           # a models/registry.toml family; None: guessed from the model
+    family: str | None = None           # a model registry family (gui-agent models); None: guessed from the model
     backend: str | None = None          # transformers | openai; None: openai when base_url is set
     base_url: str | None = None         # an OpenAI-compatible server (vLLM, llama.cpp, Ollama, ...)
     api_key_env: str | None = None      # the environment variable holding that server's API key

@@ -139,12 +139,8 @@ def run_demo_task(task: DemoTask, runs_dir: Path, work: Path,
     Pass one ``parser`` (a ScreenParser) for several tasks so that the OCR models are loaded
     once and text already read is not read again.
     """
-    from .agent import Agent
     from .config import Settings
-    from .control.app_registry import AppRegistry
-    from .control.pyautogui_controller import PyAutoGuiController
-    from .desktop import LiveDesktop
-    from .planner import offline_planner
+    from .engine import Engine
     from .playground import launch_playground
 
     settings = Settings(safety="refuse", allow=task.allow, max_steps=25, max_seconds=120,
@@ -152,10 +148,7 @@ def run_demo_task(task: DemoTask, runs_dir: Path, work: Path,
     state_file = work / "state.json"
     with launch_playground(state_file, save_dir=work / "files", **task.playground) as app:
         app.wait_ready()
-        agent = Agent(LiveDesktop(PyAutoGuiController(apps=AppRegistry.for_platform(settings.allow_apps)),
-                                   settings.monitor), offline_planner(),
-                      settings=settings, parser=parser)
-        result = agent.run(task.instruction)
+        result = Engine.from_settings(settings, parser=parser, use_memory=False).run(task.instruction)
         with contextlib.suppress(Exception):  # give the app a moment to write its final state
             app.wait_for(lambda s: True, timeout=0.5)
         state = app.state()

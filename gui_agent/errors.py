@@ -69,10 +69,6 @@ class StepLimitReached(GuiAgentError):
     """The run used all its steps or all its time."""
 
 
-class ReplayError(GuiAgentError):
-    """A skill replay stopped because a step could not be resolved or verified."""
-
-
 class MemoryStoreError(GuiAgentError):
     """The experience memory database is unusable (corrupt, foreign, or locked)."""
 

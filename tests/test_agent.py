@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 import pytest
 from PIL import Image
 
+from gui_agent import AgentHooks, Engine
 from gui_agent.actions import Action, AskUser, Click, Done, Fail, Hotkey, Type
-from gui_agent.agent import Agent, AgentHooks
 from gui_agent.config import Settings
 from gui_agent.desktop import StillDesktop
 from gui_agent.errors import AmbiguousTarget, TargetNotFound
@@ -22,6 +22,8 @@ from gui_agent.trajectory import load_run
 
 
 class FakeLadder:
+    last_alternatives: list = []   # the Ladder protocol: runners-up of the latest
+
     def __init__(self, places: dict[str, Box]) -> None:
         self.places = places
 
@@ -70,7 +72,7 @@ def make_agent(actions: list[Action], tmp_path, *, scale: float = 1.0, hooks=Non
     manager = ScriptedManager([Subtask("do it", tuple(actions))])
     planner = Planner("scripted", manager, ScriptedWorker())
     ladder = FakeLadder({"OK": Box(10, 10, 40, 20), "Name": Box(100, 100, 80, 20)})
-    agent = Agent(desktop, planner, settings=Settings(runs_dir=tmp_path, **settings), ladder=ladder,
+    agent = Engine(desktop, planner, settings=Settings(runs_dir=tmp_path, **settings), ladder=ladder,
                   parser=None, hooks=hooks, live=False)
     return agent, desktop, manager
 
@@ -170,7 +172,7 @@ def test_offline_planner_errors_end_the_run_without_acting(tmp_path, task):
 
     image = Image.new("RGB", (200, 100), "white")
     desktop = StillDesktop(Observation.from_image(image))
-    agent = Agent(desktop, offline_planner(), settings=Settings(runs_dir=tmp_path),
+    agent = Engine(desktop, offline_planner(), settings=Settings(runs_dir=tmp_path),
                   ladder=FakeLadder({}), parser=None, live=False)
     result = agent.run(task)
     assert result.outcome == "error" and "could not understand" in result.reason.lower()

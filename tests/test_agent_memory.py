@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from gui_agent import Engine
 from gui_agent.actions import Click, Done, RunSkill
-from gui_agent.agent import Agent
 from gui_agent.cli import main
 from gui_agent.config import Settings
 from gui_agent.desktop import StillDesktop
@@ -25,6 +25,8 @@ from gui_agent.screen.observation import MonitorGeometry, Observation
 
 
 class FakeLadder:
+    last_alternatives: list = []   # the Ladder protocol: runners-up of the latest
+
     def __init__(self, places: dict[str, Box]) -> None:
         self.places = places
         self.asked: list[str] = []
@@ -57,11 +59,11 @@ class Worker:
         return subtask.actions[len(mine)] if len(mine) < len(subtask.actions) else Done()
 
 
-def agent_with(memory: ExperienceMemory, tmp_path: Path, actions: list) -> tuple[Agent, Manager]:
+def agent_with(memory: ExperienceMemory, tmp_path: Path, actions: list) -> tuple[Engine, Manager]:
     obs = Observation(Image.new("RGB", (400, 300), "white"), MonitorGeometry(0, 0, 400, 300, 1.0, 1))
     manager = Manager([Subtask("do it", tuple(actions))])
     ladder = FakeLadder({'"OK"': Box(10, 10, 40, 20), "OK": Box(10, 10, 40, 20)})
-    agent = Agent(StillDesktop(obs), Planner("scripted", manager, Worker()),
+    agent = Engine(StillDesktop(obs), Planner("scripted", manager, Worker()),
                   settings=Settings(runs_dir=tmp_path / "runs", safety="allow"), ladder=ladder,
                   parser=None, live=False, memory=memory)
     return agent, manager

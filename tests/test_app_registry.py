@@ -218,9 +218,13 @@ def test_the_safety_gate_sees_what_the_registry_would_start(xdg: Path) -> None:
                                                 ).decision == "allow"
 
 
-def test_from_settings_uses_allow_apps(xdg: Path) -> None:
-    gate = SafetyGate.from_settings(Settings(allow_apps=("my-tool",)))
-    assert isinstance(gate.apps, AppRegistry) and gate.apps.allow_apps == ("my-tool",)
+def test_the_engine_judges_and_launches_through_one_registry_with_allow_apps(xdg: Path) -> None:
+    from gui_agent import Engine, live_desktop
+
+    settings = Settings(allow_apps=("my-tool",))
+    engine = Engine.from_settings(settings, live_desktop(settings, AppRegistry.for_platform(), dry_run=True),
+                                  dry_run=True, use_memory=False)
+    assert isinstance(engine.safety.apps, AppRegistry) and engine.safety.apps.allow_apps == ("my-tool",)
 
 
 @pytest.mark.parametrize("bad", [("/usr/bin/x",), ("two words",), ("",), ("..",), ("a;b",)])

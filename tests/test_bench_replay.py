@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
-import time
 from pathlib import Path
 
 import pytest
+from conftest import require_tool
 from PIL import Image, ImageDraw
 
 from gui_agent.bench.replay_bench import PERTURBATIONS, _names, add_arguments, perturbation_named
@@ -232,15 +231,13 @@ ADD_KIWIS = Demo("add-kiwis", (click("Items", "tab"), click("New item", "field")
                  lambda s: s["items"]["list"][-1:] == ["Kiwis"], "Kiwis added")
 
 
-@pytest.mark.e2e
-@pytest.mark.timeout(120)
+@pytest.mark.e2e("xvfb", "input", "qt")
+@pytest.mark.timeout(240)  # a hang ends here; how fast the bench is, is the bench's to report
 def test_a_recorded_demo_replays_moved_and_stops_renamed(xvfb, tmp_path: Path, monkeypatch) -> None:
-    if shutil.which("xdotool") is None:
-        pytest.skip("xdotool is not installed (apt-get install xdotool)")
+    require_tool("xdotool", apt="xdotool")
     from gui_agent.bench.replay_bench import ReplayBench
 
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "xdg"))
-    started = time.monotonic()
     bench = ReplayBench(tmp_path / "bench")
     prepared = bench.prepare(ADD_KIWIS)
     assert [s.action for s in prepared.skill.steps] == [
@@ -261,12 +258,12 @@ def test_a_recorded_demo_replays_moved_and_stops_renamed(xvfb, tmp_path: Path, m
     assert naive.wrong_clicks == 1 and naive.clicks[-1].hit == "button 'Append'" and not naive.stopped_cleanly
     table = format_table([moved, renamed], [("moved", True), ("renamed", False)])
     assert "1/1 completed" in table and "1/1 stopped" in table
-    assert time.monotonic() - started < 90
 
 
 # -- what the bench needed fixed in the compiler and the replay --------------------------------
 class _Ladder:
     """An OCR ladder over a fixed list of texts (centre points); others are not found."""
+    last_alternatives: list = []   # the Ladder protocol: runners-up of the latest
 
     def __init__(self, texts: dict[str, tuple[int, int]]) -> None:
         self.texts = texts

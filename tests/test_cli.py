@@ -174,7 +174,7 @@ def test_model_text_is_printed_without_escape_sequences(form_png, tmp_path, monk
 
     made = {"done": Done(answer=HOSTILE), "fail": Fail(reason=HOSTILE),
             "ask_user": AskUser(question=HOSTILE)}[action]
-    monkeypatch.setattr("gui_agent.planner.offline_planner", lambda: _fake_model_planner(made))
+    monkeypatch.setattr("gui_agent.planner.offline_planner", lambda *readers: _fake_model_planner(made))
     main(["run", "--screenshot", str(form_png), "--runs-dir", str(tmp_path), f"task {HOSTILE}"])
     out, err = capsys.readouterr()
     _assert_clean(out + err)

@@ -6,12 +6,12 @@ import pytest
 from PIL import Image
 
 from gui_agent import cli
+from gui_agent import engine as vlm_setup
 from gui_agent.backends.registry import get_family
 from gui_agent.commands.run import model_overrides
 from gui_agent.config import Settings, load_settings
 from gui_agent.errors import ConfigError
-from gui_agent.planner import vlm_setup
-from gui_agent.planner.scripted import ScriptedBackend
+from tests.scripted_backend import ScriptedBackend
 
 
 @pytest.fixture(autouse=True)

@@ -1,7 +1,9 @@
 import pytest
 
-from gui_agent.grounding.description import parse_description
+from gui_agent.grounding.description import QUOTES, parse_description
+from gui_agent.grounding.text_evidence import is_mention
 from gui_agent.parsing.elements import ElementKind as K
+from gui_agent.planner.clauses import mask_quotes
 
 
 @pytest.mark.parametrize("text, expected, kinds, quoted", [
@@ -88,3 +90,17 @@ def test_role_words_kept_in_the_spelled_name():
 def test_weak_role_words(text, kinds, rest):
     q = parse_description(text)
     assert (set(q.kinds), q.text) == (kinds, rest)
+
+
+@pytest.mark.parametrize("quote", QUOTES, ids=[q.opener for q in QUOTES])
+def test_the_planner_and_grounding_read_the_same_quotes(quote):
+    written = f"{quote.opener}Save as{quote.closers[0]}"
+    q = parse_description(f"the {written} button")
+    assert (q.text, q.quoted, set(q.kinds)) == ("Save as", True, {K.BUTTON})
+    assert mask_quotes(f"click {written}")[1] == (("Save as", written),)
+    assert is_mention(f"Click {written} to continue", 6, 6 + len(written))
+
+
+def test_a_quote_mark_that_opens_does_not_make_the_word_before_it_a_mention():
+    for text in ("Click \u201eSave\u201c", "Click \u00abSave\u00bb", "Click \u2018Save\u2019"):
+        assert not is_mention(text, 0, 5), text

@@ -157,7 +157,7 @@ def test_a_screenshot_run_of_a_model_reply_that_opens_a_script_launches_nothing(
 def _still_agent(tmp_path: Path, safety: str, confirm, apps: AppRegistry):
     from PIL import Image
 
-    from gui_agent.agent import Agent, AgentHooks
+    from gui_agent import AgentHooks, Engine
     from gui_agent.config import Settings
     from gui_agent.desktop import StillDesktop
     from gui_agent.planner import offline_planner
@@ -167,7 +167,7 @@ def _still_agent(tmp_path: Path, safety: str, confirm, apps: AppRegistry):
     settings = Settings(runs_dir=tmp_path / "runs", safety=safety)
     desktop = StillDesktop(Observation.from_image(Image.new("RGB", (320, 200), "white")))
     desktop.controller = PyAutoGuiController(apps=apps)
-    return Agent(desktop, offline_planner(), settings=settings, hooks=AgentHooks(confirm=confirm),
+    return Engine(desktop, offline_planner(), settings=settings, hooks=AgentHooks(confirm=confirm),
                  safety=SafetyGate.from_settings(settings, apps), live=False)
 
 

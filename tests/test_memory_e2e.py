@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from gui_agent.agent import Agent
+from gui_agent import Engine
 from gui_agent.bench.counting import CountingParser, counted_planner
 from gui_agent.config import Settings
 from gui_agent.memory.experience import ExperienceMemory
@@ -19,7 +19,7 @@ from gui_agent.memory.store import MemoryStore
 from gui_agent.planner import offline_planner
 from gui_agent.trajectory import RunResult
 
-pytestmark = pytest.mark.e2e
+pytestmark = pytest.mark.e2e("xvfb", "input", "qt")
 
 ADD = 'click "Items", type "{}" into the New item field, then click "Add"'
 
@@ -51,7 +51,7 @@ def run_on_playground(task: str, memory: Any, parser: Any, tmp_path: Path, xvfb:
     work = tmp_path / f"app-{len(list(tmp_path.glob('app-*')))}"
     with launch_playground(work / "state.json", save_dir=work / "files") as app:
         app.wait_ready()
-        agent = Agent(LiveDesktop(PyAutoGuiController()), counted_planner(offline_planner(), counter),
+        agent = Engine(LiveDesktop(PyAutoGuiController()), counted_planner(offline_planner(), counter),
                       settings=Settings(safety="refuse", max_steps=20, runs_dir=tmp_path / "runs"),
                       ladder=ladder, parser=counting, memory=memory)
         result = agent.run(task)

@@ -115,7 +115,7 @@ def test_api_key_comes_from_the_named_variable(server, monkeypatch):
 
 def test_retries_transient_errors_with_backoff(server, monkeypatch):
     sleeps: list[float] = []
-    monkeypatch.setattr("gui_agent.backends.openai_backend.time.sleep", sleeps.append)
+    monkeypatch.setattr("gui_agent.backends.openai_backend._sleep", sleeps.append)
     server.script = [(503, {"error": {"message": "loading"}}), (429, {"error": "busy"}),
                      _completion("wait()")]
     assert _backend(server, backoff=0.5).generate(_messages()) == "wait()"

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
+from gui_agent import Engine
 from gui_agent.actions import Click, Done
-from gui_agent.agent import Agent
 from gui_agent.backends.adapters import get_adapter
 from gui_agent.backends.coordinates import ImageFrame
 from gui_agent.config import Settings
@@ -99,7 +99,7 @@ def ladder_and_parser():
 def _agent(action, tmp_path, ladder_and_parser, safety="refuse"):
     ladder, parser = ladder_and_parser
     planner = Planner("scripted", _OneSubtask(), _OneShotWorker(action))
-    return Agent(StillDesktop(_delete_screen()), planner, settings=Settings(runs_dir=tmp_path, safety=safety),
+    return Engine(StillDesktop(_delete_screen()), planner, settings=Settings(runs_dir=tmp_path, safety=safety),
                  ladder=ladder, parser=parser, live=False)
 
 
@@ -123,7 +123,7 @@ def test_a_harmless_point_click_is_grounded_to_its_element(tmp_path, ladder_and_
 
 def test_a_point_typed_in_the_task_goes_through_the_same_check(tmp_path, ladder_and_parser):
     ladder, parser = ladder_and_parser
-    agent = Agent(StillDesktop(_delete_screen()), offline_planner(),
+    agent = Engine(StillDesktop(_delete_screen()), offline_planner(),
                   settings=Settings(runs_dir=tmp_path, safety="refuse"), ladder=ladder, parser=parser,
                   live=False)
     assert agent.run("click (156, 156)").outcome == "refused"

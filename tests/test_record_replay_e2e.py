@@ -5,16 +5,15 @@ file of the demonstration, the skill (stored and exported), the replay's logs or
 
 from __future__ import annotations
 
-import shutil
-import time
 import zipfile
 from pathlib import Path
 
 import pytest
+from conftest import require_tool
 
 from gui_agent.bench.replay_cases import Demo, click, record_demo, type_
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(240)]
+pytestmark = [pytest.mark.e2e("xvfb", "input", "qt"), pytest.mark.timeout(240)]
 
 SECRET = "Zq8-wombat-Kiln"
 LOGIN_AND_ADD = Demo("login and add", (
@@ -31,9 +30,8 @@ def _files(*roots: Path) -> dict[str, bytes]:
 
 
 def test_record_move_and_retheme_replay_and_the_secret_stays_secret(xvfb, tmp_path: Path, monkeypatch) -> None:
-    if shutil.which("xdotool") is None:
-        pytest.skip("xdotool is not installed (apt-get install xdotool)")
-    from gui_agent.agent import AgentHooks
+    require_tool("xdotool", apt="xdotool")
+    from gui_agent import AgentHooks, Engine, ExperienceMemory
     from gui_agent.config import Settings
     from gui_agent.control.pyautogui_controller import PyAutoGuiController
     from gui_agent.desktop import LiveDesktop
@@ -42,17 +40,15 @@ def test_record_move_and_retheme_replay_and_the_secret_stays_secret(xvfb, tmp_pa
     from gui_agent.parsing.screen_parser import ScreenParser
     from gui_agent.playground import launch_playground
     from gui_agent.recording import compile_demo
-    from gui_agent.replay import SkillReplayer
     from gui_agent.report import ReportEntry, write_report
 
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "xdg"))
     parser = ScreenParser()
     demo_dir = tmp_path / "demo"
     with launch_playground(tmp_path / "rec" / "state.json") as app:   # light, at (0, 0)
-        app.wait_ready(timeout=30)
-        time.sleep(0.3)
+        app.wait_ready(timeout=60)   # shown and painted
         demo, _ = record_demo(app, LOGIN_AND_ADD, demo_dir)
-        recorded = app.wait_for(LOGIN_AND_ADD.check, timeout=5)
+        recorded = app.wait_for(LOGIN_AND_ADD.check, timeout=15)
     assert recorded["window"]["x"] == 0 and recorded["theme"] == "light"
     assert [p.secret for p in demo.meta.parameters] == [False, True, False]
 
@@ -68,12 +64,12 @@ def test_record_move_and_retheme_replay_and_the_secret_stays_secret(xvfb, tmp_pa
     settings = Settings(safety="refuse", runs_dir=tmp_path / "runs")
     steps_seen: list[str] = []
     with launch_playground(tmp_path / "replay" / "state.json", pos=(170, 60), theme="dark") as app:
-        app.wait_ready(timeout=30)
-        replayer = SkillReplayer(LiveDesktop(PyAutoGuiController(), settings.monitor), settings=settings,
-                                 parser=parser, store=store,
-                                 hooks=AgentHooks(on_step=lambda s: steps_seen.append(s.describe())))
-        result = replayer.run(store.require_skill(skill.name), {"secret_password": SECRET, "new_item": "Limes"})
-        state = app.wait_for(lambda s: s["items"]["list"][-1:] == ["Limes"], timeout=5) if result.ok else app.state()
+        app.wait_ready(timeout=60)
+        engine = Engine(LiveDesktop(PyAutoGuiController(), settings.monitor), settings=settings,
+                        parser=parser, memory=ExperienceMemory(store),
+                        hooks=AgentHooks(on_step=lambda s: steps_seen.append(s.describe())))
+        result = engine.replay(skill.name, {"secret_password": SECRET, "new_item": "Limes"})
+        state = app.wait_for(lambda s: s["items"]["list"][-1:] == ["Limes"], timeout=15) if result.ok else app.state()
     described = "\n".join(s.describe() for s in result.steps)
     assert result.ok, f"{result.reason}\n{described}"
     assert state["window"]["x"] == 170 and state["theme"] == "dark"

@@ -21,7 +21,7 @@ from gui_agent.memory.anchors import crop_around, fixed_texts, landmarks_for
 from gui_agent.memory.models import Skill, SkillParameter, SkillStep
 from gui_agent.memory.store import MemoryStore
 
-pytestmark = pytest.mark.e2e
+pytestmark = pytest.mark.e2e("xvfb", "input", "qt")
 
 TARGETS = (  # (action, the target's description, postcondition text)
     ('type("{user}", into="the Username field")', "the Username field", None),
@@ -48,17 +48,17 @@ def _learn(parser, obs, folder: Path) -> Skill:
 
 
 def _replay(store, skill, parser, tmp_path, work, **launch):
+    from gui_agent import Engine, ExperienceMemory
     from gui_agent.control.pyautogui_controller import PyAutoGuiController
     from gui_agent.desktop import LiveDesktop
     from gui_agent.playground import launch_playground
-    from gui_agent.replay import SkillReplayer
 
     settings = Settings(safety="refuse", runs_dir=tmp_path / "runs")
     with launch_playground(work / "state.json", **launch) as app:
         app.wait_ready()
-        replayer = SkillReplayer(LiveDesktop(PyAutoGuiController(), settings.monitor), settings=settings,
-                                 parser=parser, store=store)
-        result = replayer.run(skill, {"user": "ann", "password": "secret"})
+        engine = Engine(LiveDesktop(PyAutoGuiController(), settings.monitor), settings=settings,
+                        parser=parser, memory=ExperienceMemory(store))
+        result = engine.replay(skill, {"user": "ann", "password": "secret"})
         state = app.wait_for(lambda s: s["login"]["logged_in_as"] == "ann", timeout=3) if result.ok else app.state()
     return result, state
 

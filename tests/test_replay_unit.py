@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
+from gui_agent import Engine
 from gui_agent.config import Settings
 from gui_agent.control.dry_run import DryRunController
 from gui_agent.errors import AmbiguousTarget, ConfigError, TargetNotFound
@@ -164,6 +165,7 @@ class FakeDesktop:
 
 class FakeLadder:
     """The OCR ladder, reading the fake app's layout: descriptions by name, quoted text by content."""
+    last_alternatives: list = []   # the Ladder protocol: runners-up of the latest
 
     def __init__(self, desktop: FakeDesktop) -> None:
         self.desktop = desktop
@@ -222,12 +224,19 @@ def login_skill(tmp_path: Path, *, ok_target: str | None = "the OK button", ok_t
     ), description="log in to the fake app", parameters=(SkillParameter("name", default="ann"),))
 
 
+def make_replayer(desktop, *, settings: Settings, ladder, parser=None, store=None, matcher=None,
+                  hooks=None) -> SkillReplayer:
+    """A replayer built as the engine builds it, over ``desktop``."""
+    engine = Engine(desktop, settings=settings, ladder=ladder, parser=parser, hooks=hooks, matcher=matcher)
+    return SkillReplayer(engine.pipeline, ladder=ladder, parser=parser, store=store, matcher=matcher)
+
+
 def replayer(app: FakeApp, tmp_path: Path, *, parser: bool = False, **kw) -> tuple[SkillReplayer, FakeDesktop]:
     desktop = FakeDesktop(app)
     settings = Settings(runs_dir=tmp_path / "runs", safety=kw.pop("safety", "refuse"), **FAST)
     ladder = kw.pop("ladder", None) or FakeLadder(desktop)
-    return SkillReplayer(desktop, settings=settings, ladder=ladder, parser=FakeParser(desktop) if parser else None,
-                         **kw), desktop
+    return make_replayer(desktop, settings=settings, ladder=ladder,
+                         parser=FakeParser(desktop) if parser else None, **kw), desktop
 
 
 def clicks(desktop: FakeDesktop) -> list[str]:
@@ -306,7 +315,7 @@ def test_a_step_waits_for_its_target_to_appear(tmp_path):
     app = FakeApp(has_field=False)
     desktop = FakeDesktop(app)
     settings = Settings(runs_dir=tmp_path / "runs", settle_timeout=1.0, settle_interval=0.01, settle_change_grace=0.05)
-    rep = SkillReplayer(desktop, settings=settings, ladder=FakeLadder(desktop))
+    rep = make_replayer(desktop, settings=settings, ladder=FakeLadder(desktop))
     threading.Timer(0.15, lambda: setattr(app, "has_field", True)).start()
     result = rep.run(login_skill(tmp_path))
     assert result.ok, result.reason
@@ -358,8 +367,8 @@ def test_stop_and_pause_are_honoured_between_steps(tmp_path):
     assert result.outcome == "stopped" and len(result.steps) == 1 and clicks(desktop) == ["click field"]
     app2 = FakeApp()
     rep2, _ = replayer(app2, tmp_path)
-    rep2.pause_event.set()
-    threading.Timer(0.3, rep2.pause_event.clear).start()
+    rep2.control.pause_event.set()
+    threading.Timer(0.3, rep2.control.pause_event.clear).start()
     resumed = rep2.run(login_skill(tmp_path))
     assert resumed.ok and resumed.seconds >= 0.3
 
@@ -404,7 +413,7 @@ def test_the_vlm_rung_is_the_last_resort_and_is_counted(tmp_path):
     desktop = FakeDesktop(app)
     fake = FakeLadder(desktop)
     ladder = GroundingLadder([LayoutGrounder("ocr", fake), LayoutGrounder("vlm", fake)])
-    rep = SkillReplayer(desktop, settings=Settings(runs_dir=tmp_path / "runs", **FAST), ladder=ladder)
+    rep = make_replayer(desktop, settings=Settings(runs_dir=tmp_path / "runs", **FAST), ladder=ladder)
     skill = login_skill(tmp_path, post_text=None)
     result = rep.run(replace(skill, steps=(replace(skill.steps[0], landmarks=()),)))
     assert result.ok, result.reason
@@ -426,12 +435,10 @@ def test_secret_parameters_never_reach_the_logs(tmp_path):
     assert "******" in result.steps[0].action
 
 
-def test_bad_parameters_and_speeds_are_refused_before_anything_happens(tmp_path):
+def test_bad_parameters_are_refused_before_anything_happens(tmp_path):
     rep, desktop = replayer(FakeApp(), tmp_path)
     with pytest.raises(ConfigError, match="no parameter"):
         rep.run(login_skill(tmp_path), {"nmae": "x"})
-    with pytest.raises(ConfigError, match="as-fast-as-safe"):
-        replayer(FakeApp(), tmp_path, speed="2x")
     assert desktop.controller.log == []
 
 

@@ -12,18 +12,19 @@ from dataclasses import dataclass, field
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
+from conftest import require_module  # noqa: E402
 from PIL import Image, ImageDraw  # noqa: E402
 
-pytest.importorskip("PySide6")
-pytest.importorskip("pytestqt")
+require_module("PySide6")
+require_module("pytestqt")
 
 from PySide6.QtCore import Qt, QTimer  # noqa: E402
 from PySide6.QtGui import QGuiApplication  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 from test_ui import PLACES, FakeHotkey, FakeLadder, OneSubtask, ScriptedWorker, run_task  # noqa: E402
 
+from gui_agent import Engine as RealEngine  # noqa: E402
 from gui_agent.actions import Click, Type  # noqa: E402
-from gui_agent.agent import Agent  # noqa: E402
 from gui_agent.config import Settings  # noqa: E402
 from gui_agent.desktop import StillDesktop  # noqa: E402
 from gui_agent.geometry import Box  # noqa: E402
@@ -44,13 +45,14 @@ class Engine:
     actions: tuple = ()
     agents: list = field(default_factory=list)
 
-    def __call__(self, request):
+    def __call__(self, request, hooks, control, wrap):
         size = QGuiApplication.primaryScreen().geometry().size()
         image = Image.new("RGB", (size.width(), size.height()), "white")
         ImageDraw.Draw(image).rectangle([0, 200, 49, 219], fill=(200, 0, 0))
         desktop = StillDesktop(Observation(image, MonitorGeometry(0, 0, size.width(), size.height(), 1.0, 1)))
-        agent = Agent(desktop, Planner("scripted", OneSubtask(self.actions), ScriptedWorker()),
-                      settings=request.settings, ladder=FakeLadder(dict(MORE)), parser=None, live=False)
+        agent = RealEngine(wrap(desktop), Planner("scripted", OneSubtask(self.actions), ScriptedWorker()),
+                           settings=request.settings, ladder=FakeLadder(dict(MORE)), parser=None, live=False,
+                           hooks=hooks, control=control)
         self.agents.append(agent)
         return agent
 

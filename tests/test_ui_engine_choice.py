@@ -10,9 +10,10 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
+from conftest import require_module  # noqa: E402
 
-pytest.importorskip("PySide6")
-pytest.importorskip("pytestqt")
+require_module("PySide6")
+require_module("pytestqt")
 
 from test_ui import FakeHotkey, ScriptedEngine, run_task  # noqa: E402
 
@@ -169,32 +170,64 @@ def test_the_selector_follows_the_settings_editor_without_saving(qtbot, tmp_path
     assert window.engine_choice.currentText() == "Server: qwen @ gpu:8000" and saves == []
 
 
+def _factory_without_a_screen(monkeypatch) -> EngineFactory:
+    """The app's factory with a dry-run desktop standing in for the screen (no X server here)."""
+    from gui_agent import DryRunController
+    from gui_agent.desktop import LiveDesktop
+
+    class Still(LiveDesktop):
+        def observe(self):
+            from PIL import Image
+
+            from gui_agent import Observation
+
+            return Observation.from_image(Image.new("RGB", (64, 48), "white"))
+
+    monkeypatch.setattr("gui_agent.display.display_available", lambda: True)
+    monkeypatch.setattr("gui_agent.live_desktop",
+                        lambda settings, apps, dry_run=False: Still(DryRunController(apps=apps), capture=object()))
+    factory = EngineFactory()
+    factory._parser = "the parser"
+    return factory
+
+
 def test_the_engine_factory_builds_the_model_planner_like_the_cli(monkeypatch):
+    from gui_agent import AgentHooks, RunControl
+    from gui_agent.planner.base import Planner
+    from ui.engine_worker import RunRequest
+
     calls = []
+    model = Planner("model planner", object(), object())   # type: ignore[arg-type]
 
     def fake_model_parts(settings, parser=None, deadline=None):
-        calls.append((settings.model, settings.base_url, parser))
-        return ("model planner" if settings.model else None), "ladder with a VLM rung", parser
+        calls.append((settings.model, settings.base_url, parser, deadline))
+        return (model if settings.model else None), FakeModelLadder(), parser
 
-    monkeypatch.setattr("gui_agent.planner.vlm_setup.model_parts", fake_model_parts)
-    factory = EngineFactory()
-    factory._ladder, factory._parser = "ocr ladder", "the parser"
-    planner, ladder, parser = factory.planning(Settings())
-    assert planner.name == "offline" and ladder == "ocr ladder" and calls == []
-    assert factory.planning(Settings(model="qwen", base_url="http://h/v1")) == (
-        "model planner", "ladder with a VLM rung", "the parser")
-    assert calls == [("qwen", "http://h/v1", "the parser")]          # the OCR parser is shared
-    planner, ladder, _ = factory.planning(Settings(grounding_model="/g"))
-    assert planner.name == "offline" and ladder == "ladder with a VLM rung"
+    monkeypatch.setattr("gui_agent.engine.model_parts", fake_model_parts)
+    factory = _factory_without_a_screen(monkeypatch)
+
+    def engine_for(settings):
+        return factory(RunRequest("t", settings), AgentHooks(), RunControl(), lambda desktop: desktop)
+
+    assert engine_for(Settings()).planner.name == "offline" and calls == []
+    engine = engine_for(Settings(model="qwen", base_url="http://h/v1"))
+    assert engine.planner is model and isinstance(engine.ladder, FakeModelLadder)
+    assert calls[0][:3] == ("qwen", "http://h/v1", "the parser")        # the OCR parser is shared
+    assert calls[0][3] is engine.deadline                                # model calls keep the run's time
+    engine = engine_for(Settings(grounding_model="/g"))
+    assert engine.planner.name == "offline" and isinstance(engine.ladder, FakeModelLadder)
 
 
-def test_a_model_that_cannot_load_ends_the_run_with_its_error(qtbot, tmp_path):
-    factory = EngineFactory()
-    factory._ladder, factory._parser = object(), object()
+class FakeModelLadder:
+    last_alternatives: list = []
+
+
+def test_a_model_that_cannot_load_ends_the_run_with_its_error(qtbot, tmp_path, monkeypatch):
+    factory = _factory_without_a_screen(monkeypatch)
     missing = tmp_path / "no-such-model"
 
-    def agent_factory(request):
-        factory.planning(request.settings)         # the real model_parts: the folder is missing
+    def agent_factory(request, hooks, control, wrap):
+        factory(request, hooks, control, wrap)       # the real model_parts: the folder is missing
         raise AssertionError("a missing model folder must not get this far")
 
     window = make(qtbot, tmp_path, agent_factory, Settings(runs_dir=tmp_path / "runs", model=str(missing)))

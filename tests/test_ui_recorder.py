@@ -13,9 +13,10 @@ import threading
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
+from conftest import require_module  # noqa: E402
 
-pytest.importorskip("PySide6")
-pytest.importorskip("pytestqt")
+require_module("PySide6")
+require_module("pytestqt")
 
 from PySide6.QtCore import Qt  # noqa: E402
 from test_recording_compiler import parser, write_demo  # noqa: E402, F401 - parser is a fixture
@@ -91,10 +92,8 @@ def app(qtbot, tmp_path, parser, errors):  # noqa: F811 - the compiler test modu
     settings = Settings(runs_dir=tmp_path / "runs", safety="allow", memory_path=store_path, settle_timeout=0.2)
     engine = ScriptedEngine()
 
-    def factory(request):
-        agent = engine(request)
-        agent.memory = ExperienceMemory(MemoryStore(store_path))
-        return agent
+    def factory(request, hooks, control, wrap):
+        return engine(request, hooks, control, wrap, memory=ExperienceMemory(MemoryStore(store_path)))
 
     window = MainWindow(factory, settings_loader=lambda: settings, history=TaskHistory(None),
                         hotkey_factory=FakeHotkey, close_timeout=3.0)
@@ -106,6 +105,9 @@ def app(qtbot, tmp_path, parser, errors):  # noqa: F811 - the compiler test modu
     flow.folder_for = lambda name: tmp_path / f"demo-{len(FakeRecorder.made)}"
     flow.countdown = 0
     yield window, engine
+    flow.job.stop()
+    # no compile thread (OCR) may outlive its window: it would signal a deleted object
+    assert flow.job.wait(120), "the recording job did not end"
     window.close()
 
 

@@ -10,9 +10,10 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
+from conftest import require_module  # noqa: E402
 
-pytest.importorskip("PySide6")
-pytest.importorskip("pytestqt")
+require_module("PySide6")
+require_module("pytestqt")
 
 from PySide6.QtCore import Qt  # noqa: E402
 from test_ui import FakeHotkey, ScriptedEngine, run_task  # noqa: E402
@@ -55,10 +56,8 @@ def make(qtbot, tmp_path, memory_path, engine=None):
 def with_memory(engine, store_path):
     from gui_agent.memory.experience import ExperienceMemory
 
-    def factory(request):
-        agent = engine(request)
-        agent.memory = ExperienceMemory(MemoryStore(store_path))
-        return agent
+    def factory(request, hooks, control, wrap):
+        return engine(request, hooks, control, wrap, memory=ExperienceMemory(MemoryStore(store_path)))
 
     return factory
 

@@ -16,16 +16,16 @@ from pathlib import Path
 import pytest
 from vlm_fixtures import tiny_vlm_dir  # noqa: F401
 
-from gui_agent.agent import Agent
+from gui_agent import Engine
 from gui_agent.backends.coordinates import ImageFrame
 from gui_agent.backends.registry import get_family
 from gui_agent.config import Settings
 from gui_agent.grounding.ladder import GroundingLadder
-from gui_agent.planner.scripted import ScriptedBackend
 from gui_agent.planner.vlm import vlm_planner
 from gui_agent.playground.state import find_target, target_center
+from tests.scripted_backend import ScriptedBackend
 
-pytestmark = pytest.mark.e2e
+pytestmark = pytest.mark.e2e("xvfb", "input", "qt")
 SCREEN = (1280, 800)  # the session Xvfb; the playground sits at (0, 0), so screen = image pixels
 
 
@@ -38,12 +38,12 @@ def playground(tmp_path: Path):
         yield app
 
 
-def live_agent(planner, tmp_path: Path, **kwargs) -> Agent:
+def live_agent(planner, tmp_path: Path, max_steps: int = 12, **kwargs) -> Engine:
     from gui_agent.control.pyautogui_controller import PyAutoGuiController
     from gui_agent.desktop import LiveDesktop
 
-    settings = Settings(safety="refuse", max_steps=12, max_seconds=90, runs_dir=tmp_path / "runs")
-    return Agent(LiveDesktop(PyAutoGuiController(), 1), planner, settings=settings, **kwargs)
+    settings = Settings(safety="refuse", max_steps=max_steps, max_seconds=90, runs_dir=tmp_path / "runs")
+    return Engine(LiveDesktop(PyAutoGuiController(), 1), planner, settings=settings, **kwargs)
 
 
 def final_state(app) -> dict:
@@ -142,7 +142,7 @@ def test_a_tiny_random_model_ends_the_run_with_a_clear_error(xvfb, tmp_path, tin
 def test_replanning_reflection_and_a_question_on_the_real_app(xvfb, tmp_path, parser):
     """A failed subtask is re-planned, a repeated no-op gets a reflection, the model asks the
     person, and the task still ends in the right app state."""
-    from gui_agent.agent import AgentHooks
+    from gui_agent import AgentHooks
     from gui_agent.grounding.default import default_ladder
 
     backend = ScriptedBackend([
@@ -183,10 +183,8 @@ def test_the_step_limit_stops_a_model_that_never_finishes(xvfb, tmp_path, parser
     backend = ScriptedBackend(["1. Look around", *[f'click("{t}")' for t in tabs]])
     ladder, parser = default_ladder(parser)
     with playground(tmp_path) as app:
-        agent = live_agent(vlm_planner(backend, get_family("gui-agent")), tmp_path,
+        agent = live_agent(vlm_planner(backend, get_family("gui-agent")), tmp_path, max_steps=4,
                            ladder=ladder, parser=parser)
-        agent.settings = Settings(safety="refuse", max_steps=4, max_seconds=90,
-                                  runs_dir=tmp_path / "runs")
         result = agent.run("look around the app")
         state = final_state(app)
     assert result.outcome == "failed" and "step limit" in result.reason

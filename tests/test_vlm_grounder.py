@@ -2,31 +2,27 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 from PIL import Image
 
-from gui_agent.agent import Agent
+from gui_agent import Engine
+from gui_agent.backends.registry import ModelFamily
 from gui_agent.config import Settings
 from gui_agent.desktop import StillDesktop
 from gui_agent.errors import TargetNotFound
 from gui_agent.geometry import Box, Point
 from gui_agent.grounding.ladder import GroundingLadder
-from gui_agent.grounding.vlm_grounder import VlmGrounder, ZoomSettings, with_vlm_rung, zoom_region
-from gui_agent.planner.scripted import ScriptedBackend
+from gui_agent.grounding.vlm_grounder import VlmGrounder, ZoomSettings, zoom_region
 from gui_agent.planner.vlm import vlm_planner
 from gui_agent.screen.observation import MonitorGeometry, Observation
+from tests.scripted_backend import ScriptedBackend
 
 
-@dataclass(frozen=True)
-class Family:
-    name: str
-    prompt: str
-    parser: str
-    coordinates: str
-    min_pixels: int = 3136
-    max_pixels: int = 12845056
+def Family(name: str, prompt: str, parser: str, coordinates: str, min_pixels: int = 3136,  # noqa: N802
+           max_pixels: int = 12845056) -> ModelFamily:
+    """A registry family with its prompt inline (independent of the shipped prompt files)."""
+    return ModelFamily(name=name, prompt="", parser=parser, coordinates=coordinates, min_pixels=min_pixels,
+                       max_pixels=max_pixels, prompt_text=prompt)
 
 
 POINTER = Family("uground", "Description: {instruction}\nAnswer:", "grounding-point", "relative-1000")
@@ -82,7 +78,7 @@ def test_a_reply_without_a_point_is_a_clear_target_not_found():
 
 def test_it_is_the_last_rung_and_answers_only_when_the_others_find_nothing():
     backend = ScriptedBackend(["(300, 400)"])
-    ladder = with_vlm_rung(GroundingLadder([NothingRung()]), VlmGrounder(backend, POINTER))
+    ladder = GroundingLadder([NothingRung()]).with_rung(VlmGrounder(backend, POINTER))
     assert [g.name for g in ladder.grounders] == ["ocr", "vlm"]
     obs = observation()
     cand = ladder.resolve("the blue icon", obs)
@@ -104,10 +100,10 @@ def test_a_separate_grounding_model_places_the_planners_descriptions(tmp_path):
     the pointing model finds it, the click lands there."""
     planning = ScriptedBackend(["1. Click the gear", 'click("the gear icon")', "done()"])
     pointing = ScriptedBackend(["(250, 500)"])
-    ladder = with_vlm_rung(GroundingLadder([NothingRung()]), VlmGrounder(pointing, POINTER))
+    ladder = GroundingLadder([NothingRung()]).with_rung(VlmGrounder(pointing, POINTER))
     obs = Observation(Image.new("RGB", (1000, 500), "white"), MonitorGeometry(10, 20, 1000, 500, 1.0, 1))
     desktop = StillDesktop(obs)
-    agent = Agent(desktop, vlm_planner(planning, PLANNER), settings=Settings(runs_dir=tmp_path),
+    agent = Engine(desktop, vlm_planner(planning, PLANNER), settings=Settings(runs_dir=tmp_path),
                   ladder=ladder, parser=None, live=False)
     result = agent.run("open the settings")
     assert result.ok, result.reason

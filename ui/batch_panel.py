@@ -62,7 +62,7 @@ def batch_argv(job: BatchJob) -> list[str]:
 
 
 def default_out(suite: Path) -> Path:
-    from gui_agent.config import user_data_dir
+    from gui_agent import user_data_dir
 
     return user_data_dir() / "batch" / suite.stem
 
@@ -175,8 +175,7 @@ class BatchPanel(QDialog):
             if not chosen:
                 return False
             path = Path(chosen)
-        from gui_agent.batch.suite import load_suite
-        from gui_agent.errors import ConfigError
+        from gui_agent import ConfigError, load_suite
 
         self.suite_edit.setText(str(path))
         self.table.setRowCount(0)
@@ -275,7 +274,7 @@ class BatchPanel(QDialog):
         self._update_results()
 
     def _update_results(self) -> None:
-        from gui_agent.batch.results import latest_by_task, read_records
+        from gui_agent import latest_by_task, read_records
 
         if self.job is None or not self._reported:
             return

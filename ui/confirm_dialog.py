@@ -39,8 +39,7 @@ class ConfirmRequest:
 
 def risk_of(action: Any, candidate: Any, task: str, window_title: str | None) -> Any:
     """The safety policy's Risk for ``action`` on ``candidate`` (None when it finds none)."""
-    from gui_agent.grounding.candidate import visible_text
-    from gui_agent.safety import SafetyContext, assess
+    from gui_agent import SafetyContext, assess, visible_text
 
     return assess(action, SafetyContext(task=task, target_text=visible_text(candidate),
                                         window_title=window_title))
@@ -67,8 +66,7 @@ class StandingApprovals:
         """Whether an earlier "Always for this task" already allows this action."""
         if not self.words:
             return False
-        from gui_agent.grounding.candidate import visible_text
-        from gui_agent.safety import SafetyContext, SafetyGate, SafetyPolicy
+        from gui_agent import SafetyContext, SafetyGate, SafetyPolicy, visible_text
 
         gate = SafetyGate(SafetyPolicy("ask", tuple(self.words), max_steps=None, max_seconds=None))
         context = SafetyContext(task=task, target_text=visible_text(candidate), window_title=window_title)

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui_agent.errors import GuiAgentError
+from gui_agent import GuiAgentError
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +103,7 @@ def show_error(parent: QWidget | None, text: str) -> None:
 
 def check_model_folder(folder: Path) -> str | None:
     """Why ``folder`` cannot be loaded as a model, or None when it looks like one."""
-    from gui_agent.backends.local_models import resolve_model
+    from gui_agent import resolve_model
 
     try:
         resolve_model(str(folder))
@@ -259,6 +259,6 @@ class EngineSelector(QComboBox):
 
 
 def _save(values: Mapping[str, Any]) -> Path:
-    from gui_agent.config_file import save_settings
+    from gui_agent import save_settings
 
     return save_settings(values)

@@ -19,13 +19,12 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
-from gui_agent.geometry import Box
+from gui_agent import Box
 
 from .confirm_dialog import ALWAYS, ONCE, ConfirmRequest, StandingApprovals, risk_of, risk_word
 
 if TYPE_CHECKING:
-    from gui_agent.agent import Agent
-    from gui_agent.config import Settings
+    from gui_agent import AgentHooks, Desktop, Engine, RunControl, Settings
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +45,9 @@ class RunRequest:
     params: tuple[tuple[str, Any], ...] = ()   # the skill's parameter values
 
 
-AgentFactory = Callable[[RunRequest], "Agent"]
+# Builds the run's engine from the request, the worker's hooks, its Stop/Pause control and the
+# keep-out wrapper for the desktop.
+AgentFactory = Callable[[RunRequest, "AgentHooks", "RunControl", Callable[["Desktop"], "Desktop"]], "Engine"]
 HotkeyFactory = Callable[[str, Callable[[], None]], Any]
 
 
@@ -92,7 +93,7 @@ class Prompt:
 
 
 def error_result(task: str, reason: str) -> Any:
-    from gui_agent.trajectory import RunResult
+    from gui_agent import RunResult
 
     return RunResult(task, "error", reason)
 
@@ -113,7 +114,7 @@ class EngineWorker(QObject):
         self.hotkey_factory = hotkey_factory or default_hotkey_factory
         self.stop_event = threading.Event()
         self.pause_event = threading.Event()
-        self.agent: Agent | None = None
+        self.agent: Engine | None = None
         self.hotkey: Any = None
         self._thread: threading.Thread | None = None
         self._frame_lock = threading.Lock()
@@ -173,23 +174,22 @@ class EngineWorker(QObject):
         result: Any = None
         self.hotkey = None
         try:
-            from gui_agent.agent import AgentHooks
+            from gui_agent import AgentHooks, RunControl
 
             from .keep_out import KeepOutDesktop
 
             self.hotkey = self._start_hotkey(request)
             if request.start_delay > 0 and self.stop_event.wait(request.start_delay):
-                from gui_agent.trajectory import RunResult
+                from gui_agent import RunResult
 
                 result = RunResult(request.task, "stopped", "stopped by the user")
                 return
-            agent = self.agent_factory(request)
-            agent.stop_event = self.stop_event
-            agent.pause_event = self.pause_event
-            agent.hooks = AgentHooks(on_plan=self.planned.emit, on_target=self._on_target,
-                                     on_step=self._on_step, confirm=self._confirm,
-                                     ask_user=self._ask_user)
-            agent.desktop = KeepOutDesktop(agent.desktop, request.keep_out, self._on_observe)
+            hooks = AgentHooks(on_plan=self.planned.emit, on_target=self._on_target,
+                               on_step=self._on_step, confirm=self._confirm, ask_user=self._ask_user)
+            control = RunControl(self.stop_event, self.pause_event)
+            agent = self.agent_factory(
+                request, hooks, control,
+                lambda desktop: KeepOutDesktop(desktop, request.keep_out, self._on_observe))
             self.agent = agent
             if request.skill:
                 result = agent.run_skill(request.skill, dict(request.params), task=request.task)
@@ -199,9 +199,8 @@ class EngineWorker(QObject):
             log.exception("the run crashed")
             result = error_result(request.task, f"{type(exc).__name__}: {exc}")
         finally:
-            memory = getattr(self.agent, "memory", None)
-            if memory is not None:
-                memory.close()
+            if self.agent is not None:
+                self.agent.close()
             if self.hotkey is not None:
                 try:
                     self.hotkey.stop()
@@ -232,7 +231,7 @@ class EngineWorker(QObject):
             self.observed.emit()
 
     def _on_target(self, observation: Any, action: Any, candidates: dict[str, Any]) -> None:
-        from gui_agent.actions import format_action
+        from gui_agent import format_action
 
         main = next((candidates[k] for k in TARGET_ORDER if k in candidates), None)
         others = tuple(c.box.corners for k, c in candidates.items() if c is not main)
@@ -256,7 +255,7 @@ class EngineWorker(QObject):
         return prompt.reply
 
     def _confirm(self, action: Any, candidate: Any, reason: str) -> bool:
-        from gui_agent.actions import format_action
+        from gui_agent import format_action
 
         obs = self._last_observation
         title = getattr(obs, "window_title", None)
@@ -280,6 +279,6 @@ class EngineWorker(QObject):
 
 
 def default_hotkey_factory(combination: str, on_stop: Callable[[], None]) -> Any:
-    from gui_agent.control.stop_hotkey import StopHotkey
+    from gui_agent import StopHotkey
 
     return StopHotkey(combination, on_stop=on_stop)

@@ -16,9 +16,7 @@ from typing import Any
 
 from PIL import ImageDraw
 
-from gui_agent.control.base import check_point
-from gui_agent.errors import SafetyRefusal
-from gui_agent.geometry import Box, Point
+from gui_agent import Box, Point, SafetyRefusal, check_point
 
 log = logging.getLogger(__name__)
 

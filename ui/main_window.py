@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui_agent.geometry import Box
+from gui_agent import Box
 
 from .app_events import EventLog
 from .engine_choice import EngineSelector

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QMainWindow
 
 def load_app_settings() -> Any:
     """The settings as the CLI sees them (defaults < config file < environment)."""
-    from gui_agent.config import load_settings
+    from gui_agent import load_settings
 
     return load_settings()
 

@@ -222,6 +222,6 @@ class RecorderFlow(QObject):
 
 
 def _open_store(settings: Any) -> Any:
-    from gui_agent.memory.store import MemoryStore
+    from gui_agent import MemoryStore
 
     return MemoryStore(settings.memory_path)

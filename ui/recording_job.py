@@ -22,7 +22,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from gui_agent.geometry import Box
+from gui_agent import Box
 
 log = logging.getLogger(__name__)
 
@@ -33,13 +33,13 @@ APP_STOP = "stopped in the app"
 
 
 def default_recorder(folder: Path, name: str, settings: Any) -> Any:
-    from gui_agent.recording import Recorder
+    from gui_agent import Recorder
 
     return Recorder(folder, name, stop_hotkey=settings.stop_hotkey, monitor=settings.monitor)
 
 
 def default_compiler(demo: Any, name: str) -> Any:
-    from gui_agent.recording import compile_demo
+    from gui_agent import compile_demo
 
     return compile_demo(demo, name=name)
 
@@ -51,7 +51,7 @@ def recording_name() -> str:
 
 def recording_folder(name: str) -> Path:
     """A new folder ``<user data dir>/recordings/<name as a slug>`` (where ``gui-agent record`` puts them)."""
-    from gui_agent.config import user_data_dir
+    from gui_agent import user_data_dir
 
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-") or "demo"
     root = user_data_dir() / "recordings"
@@ -76,7 +76,7 @@ def drop_events_inside(demo: Any, boxes: Sequence[Box]) -> Any:
         return demo
     log.info("dropped %d event(s) on the recording indicator", len(demo.events) - len(kept))
     if not kept:
-        from gui_agent.errors import ConfigError
+        from gui_agent import ConfigError
 
         raise ConfigError("nothing was recorded but the click on Stop")
     meta = replace(demo.meta, events=len(kept))

@@ -11,8 +11,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QFormLayout, QLabel, QLineEdit, QWidget
 
-from gui_agent.errors import GuiAgentError
-from gui_agent.memory.models import Skill, check_skill_name
+from gui_agent import GuiAgentError, Skill, check_skill_name
 
 from .skill_forms import SkillEditDialog
 

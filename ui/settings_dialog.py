@@ -34,9 +34,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui_agent.config import SAFETY_MODES, Settings, load_settings
-from gui_agent.config_file import check_hotkey, config_path, save_settings
-from gui_agent.errors import ConfigError
+from gui_agent import (
+    SAFETY_MODES,
+    ConfigError,
+    Settings,
+    check_hotkey,
+    config_path,
+    load_settings,
+    save_settings,
+)
 
 ENGINES = (("offline", "Offline planner (no model)"), ("local", "Local model (folder or Hugging Face id)"),
            ("server", "Model server (OpenAI-compatible URL)"))
@@ -250,7 +256,7 @@ class SettingsDialog(QDialog):
 
     def _read(self, problems: dict[str, str]) -> dict[str, Any]:
         """Every managed setting from the fields; what cannot be read goes into ``problems``."""
-        from gui_agent.backends.images import parse_budget
+        from gui_agent import parse_budget
 
         kind = self.engine.currentData()
         v: dict[str, Any] = {"model": None, "base_url": None, "api_key_env": None}
@@ -341,6 +347,6 @@ def _field_of(message: str) -> str:
 
 
 def _default_memory_path() -> Path:
-    from gui_agent.memory.store import default_memory_path
+    from gui_agent import default_memory_path
 
     return default_memory_path()

@@ -27,8 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui_agent.errors import GuiAgentError
-from gui_agent.memory.models import PARAM_KINDS, PLACEHOLDER_RE, Skill, SkillParameter
+from gui_agent import PARAM_KINDS, PLACEHOLDER_RE, GuiAgentError, Skill, SkillParameter
 
 ERROR_STYLE = "color: #b91c1c;"
 NAME, KIND, DEFAULT, CHOICES, DESCRIPTION = range(5)

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui_agent.errors import GuiAgentError
+from gui_agent import GuiAgentError
 
 from . import skill_prompts as prompts
 from .skill_forms import RunSkillDialog, SkillEditDialog
@@ -39,7 +39,7 @@ COLUMNS = ("Skill", "Source", "Steps", "Runs", "Status")
 
 
 def _default_settings() -> Any:
-    from gui_agent.config import load_settings
+    from gui_agent import load_settings
 
     return load_settings()
 
@@ -113,7 +113,7 @@ class SkillLibrary(QDialog):
         if self.store is not None:
             return self.store
         try:
-            from gui_agent.memory.store import MemoryStore
+            from gui_agent import MemoryStore
 
             self.store = MemoryStore(self.settings_loader().memory_path)
         except (GuiAgentError, OSError) as exc:
@@ -273,7 +273,7 @@ class SkillLibrary(QDialog):
         file = file or prompts.choose_save_file(self, "Export skill", str(Path.home() / f"{name}.zip"))
         if file is None:
             return None
-        from gui_agent.memory.portable import export_skill
+        from gui_agent import export_skill
 
         return self._attempt("Export skill", lambda: export_skill(self.store, name, file))
 
@@ -285,8 +285,7 @@ class SkillLibrary(QDialog):
         file = file or prompts.choose_open_file(self, "Import skill")
         if file is None:
             return None
-        from gui_agent.memory.models import SkillNameTaken
-        from gui_agent.memory.portable import import_skill
+        from gui_agent import SkillNameTaken, import_skill
 
         name: str | None = None
         replace = False

@@ -62,8 +62,7 @@ class SkillSuggester:
         self._loaded_at = time.monotonic()
         self.loads += 1
         try:
-            from gui_agent.memory.recall import SkillIndex
-            from gui_agent.memory.store import MemoryStore, default_memory_path
+            from gui_agent import MemoryStore, SkillIndex, default_memory_path
 
             path = self.settings_loader().memory_path or default_memory_path()
             if not path.exists():          # never create a memory database by typing

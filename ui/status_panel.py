@@ -14,7 +14,7 @@ from PySide6.QtCore import QEvent, QObject, QRect, Qt, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from gui_agent.geometry import Box
+from gui_agent import Box
 
 PANEL_SIZE = (320, 90)
 MARGIN = 8

@@ -12,7 +12,7 @@ MAX_TASKS = 100
 
 
 def default_history_file() -> Path:
-    from gui_agent.config import user_data_dir
+    from gui_agent import user_data_dir
 
     return user_data_dir() / "app-task-history.json"
 
@@ -42,7 +42,7 @@ class TaskHistory:
         return list(self._tasks)
 
     def add(self, task: str) -> None:
-        from gui_agent.secrets import TaskSecrets
+        from gui_agent import TaskSecrets
 
         task = TaskSecrets.from_task(task.strip()).mask(task.strip())   # never a password on disk
         if not task:

@@ -43,7 +43,9 @@ from .registry import ModelFamily
 
 __all__ = ["DEFAULT_BASE_URL", "HttpReply", "OpenAIBackend"]
 
+
 log = logging.getLogger(__name__)
+_sleep = time.sleep   # a retry's wait (tests replace it without touching other threads' sleeps)
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8000/v1"
 RETRY_STATUSES = (429, 500, 502, 503, 504)
@@ -279,7 +281,7 @@ class OpenAIBackend:
             why = f"answered {reply.status}" if reply is not None else f"failed ({failure.detail})"
             delay = self._retry_delay(attempt, reply, why, deadline)
             log.warning("%s %s; retrying in %.1f s", self.base_url, why, delay)
-            time.sleep(delay)
+            _sleep(delay)
             attempt += 1
 
     def generate(self, messages: list[Message], settings: GenerationSettings | None = None, *,

@@ -1,4 +1,4 @@
-"""The model registry (``models/registry.toml``): each family's prompt, parser, coordinates, budget.
+"""The model registry (``registry.toml`` beside this module, shipped in the package): each family's prompt, parser, coordinates, budget.
 
 Families are data, not code: adding a fine-tune of a known family is one TOML table. Every
 field is checked when the file is read, and a bad one is named with its family and file.
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +20,7 @@ from .images import ImageBudget
 
 COORDINATE_CONVENTIONS = ("absolute-resized", "relative-1000", "relative-1", "absolute")
 PROMPTS_DIR = Path(__file__).resolve().parent.parent / "prompts"
-DEFAULT_REGISTRY = Path(__file__).resolve().parents[2] / "models" / "registry.toml"
+DEFAULT_REGISTRY = Path(__file__).resolve().parent / "registry.toml"
 REGISTRY_ENV = "GUI_AGENT_MODEL_REGISTRY"
 
 _FAMILY_KEYS = {"description", "prompt", "parser", "coordinates", "min_pixels", "max_pixels",
@@ -40,22 +41,48 @@ class ModelFamily:
     match: tuple[str, ...] = ()        # name fragments that identify the family in a repo id
     model_types: tuple[str, ...] = ()  # config.json model_type values (a weaker hint)
     repo: str = ""                     # a Hugging Face repo id of a typical checkpoint
+    prompt_text: str = ""              # the prompt itself, when given instead of a file (tests)
 
     @property
     def budget(self) -> ImageBudget:
         return ImageBudget(self.min_pixels, self.max_pixels)
+
+    def budget_within(self, min_pixels: int | None = None, max_pixels: int | None = None) -> ImageBudget:
+        """The family's image budget with explicit overrides (``--min-pixels``/``--max-pixels``)."""
+        hi = max_pixels or self.max_pixels
+        return ImageBudget(min(min_pixels or self.min_pixels, hi), hi)
+
+    @property
+    def convention(self) -> str:
+        """How the family's replies give coordinates (one of COORDINATE_CONVENTIONS)."""
+        return self.coordinates
 
     @property
     def prompt_path(self) -> Path:
         return PROMPTS_DIR / self.prompt
 
     def load_prompt(self) -> str:
+        if self.prompt_text:
+            return self.prompt_text
         try:
             return self.prompt_path.read_text(encoding="utf-8")
         except OSError as exc:
             raise ConfigError(
                 f"model family {self.name!r}: prompt file {self.prompt_path} cannot be read ({exc})"
             ) from exc
+
+
+_FIELD = re.compile(r"\{(\w+)\}")
+
+
+def fill(template: str, **values: object) -> str:
+    """``{name}`` fields of a prompt ``template`` replaced by ``values``; other braces kept as
+    they are (a prompt may show JSON)."""
+    def one(match: re.Match[str]) -> str:
+        key = match.group(1)
+        return str(values[key]) if key in values else match.group(0)
+
+    return _FIELD.sub(one, template)
 
 
 def registry_path() -> Path:
@@ -156,7 +183,7 @@ def _load_cached(path: Path, mtime_ns: int) -> dict[str, ModelFamily]:
 
 
 def load_registry(path: Path | None = None) -> dict[str, ModelFamily]:
-    """Families by name, from ``path`` or ``$GUI_AGENT_MODEL_REGISTRY`` or models/registry.toml."""
+    """Families by name, from ``path`` or ``$GUI_AGENT_MODEL_REGISTRY`` or the registry the package ships."""
     path = Path(path) if path else registry_path()
     try:
         mtime = path.stat().st_mtime_ns

@@ -155,17 +155,14 @@ class Worker:
     """Runs tasks of one suite on the current display, one at a time."""
 
     def __init__(self, suite: Suite, number: int, out: Path) -> None:
-        from ..agent import Agent
-        from ..control.pyautogui_controller import PyAutoGuiController
-        from ..desktop import LiveDesktop
-        from ..grounding.default import default_ladder
-        from ..planner import offline_planner
+        from ..config import Settings
+        from ..engine import Engine
 
         self.suite, self.number, self.out = suite, number, out
-        self.ladder, self.parser = default_ladder()
-        self.controller = PyAutoGuiController()
-        self._probe = Agent(LiveDesktop(self.controller), offline_planner(), ladder=self.ladder,
-                            parser=self.parser, runs_dir=out / "runs")
+        # One engine reads the screen for checks; its parser (OCR models loaded once) is shared
+        # with every task's engine.
+        self._probe = Engine.from_settings(Settings(runs_dir=out / "runs"), use_memory=False)
+        self.parser = self._probe.parser
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(PACKAGE_ROOT), env.get("PYTHONPATH"))
                                             if p)
@@ -174,7 +171,7 @@ class Worker:
         self._suite_ready = False
 
     def text_visible(self, text: str) -> bool:
-        return self._probe.text_visible(text, self._probe.desktop.observe())
+        return self._probe.text_visible(text)
 
     def _values(self, workdir: Path, task: TaskSpec | None) -> dict[str, str]:
         workdir.mkdir(parents=True, exist_ok=True)
@@ -224,10 +221,8 @@ class Worker:
 
     def _agent_and_checks(self, task: TaskSpec, values: dict[str, str], folder: str
                           ) -> dict[str, Any]:
-        from ..agent import Agent
         from ..config import Settings
-        from ..desktop import LiveDesktop
-        from ..planner import offline_planner
+        from ..engine import Engine
 
         instruction = substitute(task.instruction, values)
         base = {"task": task.key, "parameters": dict(task.parameters), "instruction": instruction,
@@ -237,9 +232,7 @@ class Worker:
                                 max_seconds=float(task.max_seconds),
                                 runs_dir=self.out / "runs" / folder)
             self.parser.reset()
-            agent = Agent(LiveDesktop(self.controller), offline_planner(), settings=settings,
-                          ladder=self.ladder, parser=self.parser)
-            result = agent.run(instruction)
+            result = Engine.from_settings(settings, parser=self.parser, use_memory=False).run(instruction)
         except Exception as exc:  # a crash of one task must not end the batch
             log.error("task %s crashed:\n%s", task.key, traceback.format_exc())
             return {**base, "outcome": "failed", "agent_outcome": "crashed",

@@ -50,12 +50,9 @@ def _medians(steps: list[dict[str, float]]) -> dict[str, float]:
 
 
 def measure_size(width: int, height: int, repeats: int) -> dict[str, dict[str, float]]:
-    from ..agent import Agent
     from ..config import Settings
-    from ..control.pyautogui_controller import PyAutoGuiController
-    from ..desktop import LiveDesktop
     from ..display import VirtualDisplay
-    from ..planner import offline_planner
+    from ..engine import Engine
     from ..playground import launch_playground
 
     with tempfile.TemporaryDirectory() as tmp, VirtualDisplay(size=(width, height)):
@@ -63,7 +60,7 @@ def measure_size(width: int, height: int, repeats: int) -> dict[str, dict[str, f
                             max_steps=10)
         with launch_playground(Path(tmp) / "state.json", size=(width, height)) as app:
             app.wait_ready()
-            agent = Agent(LiveDesktop(PyAutoGuiController()), offline_planner(), settings=settings)
+            agent = Engine.from_settings(settings, use_memory=False)
             agent.run('click "Login"')  # warm-up: load the OCR models
             first: list[dict[str, float]] = []
             changing: list[dict[str, float]] = []

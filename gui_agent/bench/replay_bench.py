@@ -149,12 +149,12 @@ class ReplayBench:
 
     # -- ours ------------------------------------------------------------------------------
     def replay_ours(self, p: Prepared, pert: Perturbation) -> ReplayCase:
-        from ..agent import AgentHooks
         from ..config import Settings
         from ..control.pyautogui_controller import PyAutoGuiController
         from ..desktop import LiveDesktop
-        from ..replay import SkillReplayer
+        from ..engine import Engine
         from ..replay.resolve import main_field
+        from ..step import AgentHooks
 
         case = ReplayCase(p.demo.name, pert.name, "ours", len(p.skill.steps),
                           expected_stop=None if pert.keeps_target else first_renamed(p.step_truths, RENAMES))
@@ -171,10 +171,10 @@ class ReplayBench:
                     case.clicks.append(judge_click(app.state()["targets"], (point.x, point.y), truth, step))
 
             desktop = LiveDesktop(PyAutoGuiController(), settings.monitor)
-            replayer = SkillReplayer(desktop, settings=settings, parser=self.parser, matcher=self.matcher,
-                                     hooks=AgentHooks(on_target=on_target))
+            engine = Engine(desktop, settings=settings, parser=self.parser, matcher=self.matcher,
+                            hooks=AgentHooks(on_target=on_target))
             try:
-                result = replayer.run(p.skill, _params(p.skill))
+                result = engine.replay(p.skill, _params(p.skill))
             finally:
                 desktop.capture.close()
             state = _final_state(app, p.demo.check)

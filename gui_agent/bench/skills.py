@@ -117,11 +117,12 @@ class Bench:
         self.parser = ScreenParser()
 
     def run(self, family: Family, case: Case, mode: str, memory: Any | None) -> CaseResult:
-        from ..agent import Agent
         from ..config import Settings
         from ..control.pyautogui_controller import PyAutoGuiController
         from ..desktop import LiveDesktop
+        from ..engine import Engine
         from ..grounding.default import default_ladder
+        from ..grounding.queries import ScreenQueries
         from ..planner import offline_planner
         from ..playground import launch_playground
         from .counting import CountingParser, counted_planner
@@ -136,9 +137,10 @@ class Bench:
         with tempfile.TemporaryDirectory() as tmp, launch_playground(
                 Path(tmp) / "state.json", save_dir=Path(tmp) / "files") as app:
             app.wait_ready()
-            agent = Agent(LiveDesktop(PyAutoGuiController(), settings.monitor),
-                          counted_planner(offline_planner(), counter), settings=settings,
-                          ladder=ladder, parser=parser, memory=memory)
+            queries = ScreenQueries(ladder, parser)
+            planner = counted_planner(offline_planner(queries.checked_state, queries.shown_text), counter)
+            agent = Engine(LiveDesktop(PyAutoGuiController(), settings.monitor), planner, settings=settings,
+                           ladder=ladder, parser=parser, memory=memory)
             result = agent.run(case.task)
             with contextlib.suppress(Exception):
                 app.wait_for(lambda s: True, timeout=0.5)

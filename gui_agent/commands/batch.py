@@ -27,8 +27,7 @@ def add_batch_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def batch_command(args: argparse.Namespace) -> int:
-    from ..batch.runner import BatchOptions, run_batch
-    from ..errors import ConfigError
+    from .. import BatchOptions, ConfigError, run_batch
 
     if args.workers < 1:
         raise ConfigError("--workers must be at least 1")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..terminal_text import say
+from .. import say
 from .skills import add_memory_flag, memory_path
 
 
@@ -27,8 +27,7 @@ def add_memory_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def memory_command(args: argparse.Namespace) -> int:
-    from ..errors import ConfigError
-    from ..memory import MemoryStore
+    from .. import ConfigError, MemoryStore
 
     path = memory_path(args)
     if args.memory_command == "path":

@@ -7,7 +7,7 @@ import json
 from dataclasses import asdict
 from pathlib import Path
 
-from ..terminal_text import say
+from .. import say
 
 
 def add_models_parser(sub: argparse._SubParsersAction) -> None:
@@ -27,8 +27,7 @@ def _budget(pixels: int) -> str:
 
 
 def models_command(args: argparse.Namespace) -> int:
-    from ..backends.local_models import find_local_models, hf_hub_dir
-    from ..backends.registry import load_registry, registry_path
+    from .. import find_local_models, hf_hub_dir, load_registry, registry_path
 
     families = load_registry()
     hub = args.hub or hf_hub_dir()

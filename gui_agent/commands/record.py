@@ -8,7 +8,7 @@ import re
 import time
 from pathlib import Path
 
-from ..terminal_text import say
+from .. import say
 from .skills import add_memory_flag, memory_path
 
 
@@ -47,7 +47,7 @@ def add_record_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 def _default_folder(name: str) -> Path:
-    from ..config import user_data_dir
+    from .. import user_data_dir
 
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-") or "demo"
     return user_data_dir() / "recordings" / f"{slug}-{time.strftime('%Y%m%d-%H%M%S')}"
@@ -70,7 +70,7 @@ def _save_and_print(skill, store, replace: bool, as_json: bool) -> None:  # noqa
 
 
 def _check_free(store, name: str, replace: bool) -> None:  # noqa: ANN001
-    from ..memory.models import SkillNameTaken, check_skill_name
+    from .. import SkillNameTaken, check_skill_name
 
     name = check_skill_name(name)
     if not replace and store.skill(name) is not None:
@@ -78,9 +78,7 @@ def _check_free(store, name: str, replace: bool) -> None:  # noqa: ANN001
 
 
 def record_command(args: argparse.Namespace) -> int:
-    from ..config import load_settings
-    from ..memory import MemoryStore
-    from ..recording import Recorder, compile_demo
+    from .. import MemoryStore, Recorder, compile_demo, load_settings
     from .run import print_wayland_notice
 
     settings = load_settings()
@@ -117,9 +115,7 @@ def record_command(args: argparse.Namespace) -> int:
 
 
 def compile_command(args: argparse.Namespace) -> int:
-    from ..config import load_settings
-    from ..memory import MemoryStore
-    from ..recording import compile_demo, load_demo
+    from .. import MemoryStore, compile_demo, load_demo, load_settings
 
     settings = load_settings()
     demo = load_demo(args.demo)

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..terminal_text import say
+from .. import say
 
 EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
 
@@ -28,8 +28,6 @@ def add_replay_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("name", help="the skill's name (see `gui-agent skills list`)")
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                    help="a parameter value; repeatable (secrets may come from GUI_AGENT_SECRET_<NAME>)")
-    p.add_argument("--speed", default="as-fast-as-safe", choices=["as-fast-as-safe"],
-                   help="wait for the screen to settle before each step (the only mode)")
     p.add_argument("--headless", action="store_true", help="run on a new virtual display")
     p.add_argument("--safety", choices=["ask", "refuse", "allow"], help="risky actions: ask (default), refuse, allow")
     p.add_argument("--allow", action="append", default=[], metavar="WORD", help="pre-approve risky actions")
@@ -38,7 +36,7 @@ def add_replay_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def parse_params(pairs: list[str]) -> dict[str, str]:
-    from ..errors import ConfigError
+    from .. import ConfigError
 
     out: dict[str, str] = {}
     for pair in pairs:
@@ -51,7 +49,7 @@ def parse_params(pairs: list[str]) -> dict[str, str]:
 
 def secrets_from_env(skill: Any, given: dict[str, Any], env: dict[str, str] | None = None) -> dict[str, Any]:
     """Fill secret parameters the command line left out from their environment variables."""
-    from ..secrets import secret_env_var
+    from .. import secret_env_var
 
     env = os.environ if env is None else env
     out = dict(given)
@@ -62,34 +60,24 @@ def secrets_from_env(skill: Any, given: dict[str, Any], env: dict[str, str] | No
 
 
 def replay_command(args: argparse.Namespace) -> int:
-    from ..config import load_settings
-    from ..control.app_registry import AppRegistry
-    from ..control.pyautogui_controller import PyAutoGuiController
-    from ..desktop import LiveDesktop
-    from ..display import ensure_display
-    from ..memory.store import MemoryStore
-    from ..replay import SkillReplayer
-    from ..report import ReportEntry, write_report
+    from .. import AgentHooks, Engine, ReportEntry, ensure_display, load_settings, write_report
     from .run import _confirm_on_terminal, print_wayland_notice
     from .skills import memory_path
 
     settings = load_settings().with_overrides(safety=args.safety, runs_dir=args.runs_dir,
                                               allow=tuple(args.allow) if args.allow else None)
+    settings = settings.with_overrides(memory_path=memory_path(args, settings), use_memory=True)
     with contextlib.ExitStack() as stack:
-        store = stack.enter_context(MemoryStore(memory_path(args, settings)))
-        skill = store.require_skill(args.name)
-        params = secrets_from_env(skill, parse_params(args.param))
-        skill.values(params)   # a missing or ill-typed value is an error before anything moves
         if not args.headless:
             print_wayland_notice()
         stack.enter_context(ensure_display(True if args.headless else None))
-        from ..agent import AgentHooks
-
         hooks = AgentHooks(on_step=lambda step: say(step.describe()), confirm=_confirm_on_terminal)
-        apps = AppRegistry.for_platform(settings.allow_apps)
-        replayer = SkillReplayer(LiveDesktop(PyAutoGuiController(apps=apps), settings.monitor), settings=settings,
-                                 hooks=hooks, store=store, speed=args.speed)
-        result = replayer.run(skill, params)
+        engine = stack.enter_context(Engine.from_settings(settings, hooks=hooks))
+        assert engine.memory is not None
+        skill = engine.memory.skill(args.name)
+        params = secrets_from_env(skill, parse_params(args.param))
+        skill.values(params)   # a missing or ill-typed value is an error before anything moves
+        result = engine.replay(skill, params)
     run = result.to_run_result(f"replay {skill.name}")
     report = None
     if result.run_dir is not None:

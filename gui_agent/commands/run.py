@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
+from typing import TYPE_CHECKING
 
-from ..actions import Action
-from ..grounding.candidate import Candidate
-from ..terminal_text import printable
-from ..trajectory import RunResult, StepLog
+from .. import Action, Candidate, RunResult, StepLog, printable
+
+if TYPE_CHECKING:
+    from .. import Engine
 
 EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
 
@@ -52,7 +53,7 @@ def print_result(result: RunResult, dry_run: bool = False) -> None:
 
 def print_wayland_notice() -> None:
     """Before acting on the screen of a Wayland session: what gui-agent can reach there."""
-    from ..display import wayland_limits
+    from .. import wayland_limits
 
     limits = wayland_limits()
     if limits:
@@ -69,36 +70,24 @@ def model_overrides(args: argparse.Namespace) -> dict[str, object]:
     return {name: getattr(args, name, None) for name in MODEL_FLAGS}
 
 
-def _open_memory(settings: object) -> object | None:
-    from ..memory.experience import ExperienceMemory
-
-    return ExperienceMemory.from_settings(settings)
-
-
-def _report_memory(agent: object, memory: object, result: RunResult, save_as: str | None) -> None:
+def _report_memory(engine: Engine, result: RunResult, save_as: str | None) -> None:
     """What the run taught the memory; --save-as turns a successful run into a named skill."""
-    learned = agent.last_learned  # type: ignore[attr-defined]
+    learned = engine.last_learned
     if learned.created:
         print(printable(f"new skill(s) from repeated runs: {', '.join(learned.created)} "
                         "(see `gui-agent skills list`; rename or remove them there)"))
     if save_as:
-        if not result.ok or agent.last_episode_id is None:  # type: ignore[attr-defined]
+        if not result.ok or engine.last_episode_id is None:
             print(f"not saved as a skill: the run did not succeed ({result.outcome})")
             return
-        skill = memory.save_as(agent.last_episode_id, save_as)  # type: ignore[attr-defined]
+        skill = engine.save_as(save_as)
         params = ", ".join(p.name for p in skill.parameters) or "none"
         print(printable(f"saved as skill {skill.name!r} ({len(skill.steps)} steps; "
                         f"parameters: {params})"))
 
 
 def run_command(args: argparse.Namespace) -> int:
-    from ..agent import Agent, AgentHooks
-    from ..config import load_settings
-    from ..control.app_registry import AppRegistry
-    from ..deadline import Deadline
-    from ..desktop import LiveDesktop, StillDesktop
-    from ..planner import offline_planner
-    from ..safety import SafetyGate
+    from .. import AgentHooks, Engine, load_settings
 
     settings = load_settings().with_overrides(
         max_steps=args.max_steps, max_seconds=args.max_seconds, monitor=args.monitor,
@@ -110,21 +99,13 @@ def run_command(args: argparse.Namespace) -> int:
     )
     save_as = getattr(args, "save_as", None)
     if save_as:
-        from ..memory.models import check_skill_name
+        from .. import check_skill_name
 
         check_skill_name(save_as)  # a bad name is an error before anything is done
         if not settings.use_memory:
-            from ..errors import ConfigError
+            from .. import ConfigError
 
             raise ConfigError("--save-as needs the experience memory; drop --no-memory")
-    planner, ladder, parser = offline_planner(), None, None
-    deadline = Deadline()     # armed when the run starts; every model call keeps within it
-    if settings.model or settings.grounding_model:
-        from ..planner.vlm_setup import model_parts
-
-        model_planner, ladder, parser = model_parts(settings, deadline=deadline)
-        planner = model_planner or planner
-    apps = AppRegistry.for_platform(settings.allow_apps)
 
     def on_plan(subtasks: list) -> None:
         print(f"plan ({len(subtasks)} subtasks):")
@@ -142,33 +123,18 @@ def run_command(args: argparse.Namespace) -> int:
     hooks = AgentHooks(on_plan=on_plan, on_step=on_step, confirm=_confirm_on_terminal,
                        ask_user=_ask_on_terminal)
     with contextlib.ExitStack() as stack:
-        memory = None if args.screenshot or args.dry_run else _open_memory(settings)
-        if memory is not None:
-            stack.callback(memory.close)
-        if args.screenshot:
-            desktop = StillDesktop.from_file(args.screenshot)
-            agent = Agent(desktop, planner, settings=settings, hooks=hooks, live=False,
-                          ladder=ladder, parser=parser, deadline=deadline)
-        else:
-            from ..control.dry_run import DryRunController
-            from ..display import ensure_display
+        if not args.screenshot:
+            from .. import ensure_display
 
             if not args.headless:
                 print_wayland_notice()
             stack.enter_context(ensure_display(True if args.headless else None))
-            if args.dry_run:
-                controller = DryRunController(apps=apps)
-            else:
-                from ..control.pyautogui_controller import PyAutoGuiController
-
-                controller = PyAutoGuiController(apps=apps)
-            agent = Agent(LiveDesktop(controller, settings.monitor), planner, settings=settings,
-                          hooks=hooks, live=not args.dry_run, ladder=ladder, parser=parser, memory=memory,
-                          deadline=deadline, safety=SafetyGate.from_settings(settings, apps))
-        result = agent.run(args.task)
+        engine = stack.enter_context(Engine.from_settings(
+            settings, hooks=hooks, dry_run=args.dry_run, screenshot=args.screenshot))
+        result = engine.run(args.task)
         print_result(result, dry_run=dry_run)
-        if memory is not None:
-            _report_memory(agent, memory, result, save_as)
+        if engine.memory is not None:
+            _report_memory(engine, result, save_as)
     if result.outcome == "error":
         return EXIT_ERROR
     return EXIT_OK if result.ok else EXIT_FAILED

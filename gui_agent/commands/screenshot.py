@@ -19,10 +19,7 @@ def add_screenshot_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def screenshot_command(args: argparse.Namespace) -> int:
-    from ..display import display_available, no_display_message
-    from ..errors import DisplayError
-    from ..screen.capture import ScreenCapture
-    from ..terminal_text import printable
+    from .. import DisplayError, ScreenCapture, display_available, no_display_message, printable
 
     if not display_available():  # a screenshot of a fresh virtual display would show nothing
         raise DisplayError(no_display_message(headless_hint=False))

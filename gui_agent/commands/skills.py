@@ -7,7 +7,7 @@ import json
 from datetime import datetime
 from pathlib import Path
 
-from ..terminal_text import say
+from .. import say
 
 
 def add_memory_flag(p: argparse.ArgumentParser) -> None:
@@ -20,8 +20,7 @@ def memory_path(args: argparse.Namespace, settings: object | None = None) -> Pat
     """The database a command works on: --memory, else the memory_path setting (what runs use)."""
     if getattr(args, "memory", None):
         return args.memory
-    from ..config import load_settings
-    from ..memory import default_memory_path
+    from .. import default_memory_path, load_settings
 
     settings = settings or load_settings()
     return getattr(settings, "memory_path", None) or default_memory_path()
@@ -100,7 +99,7 @@ def _print_skill(skill) -> None:  # noqa: ANN001 - a Skill
 
 
 def skills_command(args: argparse.Namespace) -> int:
-    from ..memory import MemoryStore
+    from .. import MemoryStore
 
     with MemoryStore(memory_path(args)) as store:
         action = args.skills_command
@@ -129,11 +128,11 @@ def skills_command(args: argparse.Namespace) -> int:
             store.delete_skill(args.name)
             say(f"removed {args.name!r}")
         elif action == "export":
-            from ..memory.portable import export_skill
+            from .. import export_skill
 
             say(f"wrote {export_skill(store, args.name, args.file)}")
         elif action == "import":
-            from ..memory.portable import import_skill
+            from .. import import_skill
 
             skill = import_skill(store, args.file, name=args.name, replace=args.replace)
             say(f"imported {skill.name!r} ({len(skill.steps)} steps)")

@@ -6,6 +6,10 @@
 :class:`TargetQuery`: the text to match, the element kinds the role words allow, an
 ordinal, geometric relations to anchor elements, and a container. Pure string work:
 regular expressions only, never ``eval``.
+
+The role vocabulary (:data:`ROLE_WORDS`, :data:`WEAK_ROLE_WORDS`) and the quotation marks
+(:data:`QUOTES`) live here, low in the flow, and are the ones the offline planner reads
+tasks with: a description is read with the same words wherever it is written.
 """
 
 from __future__ import annotations
@@ -78,6 +82,8 @@ WEAK_ROLE_WORDS: dict[str, frozenset[ElementKind]] = {
     "spinbox": frozenset({K.TEXT_FIELD}),
     "spinner": frozenset({K.TEXT_FIELD}),
 }
+# The role words of one word (strong and weak): 'the Save button', 'the list'.
+ROLE_NOUNS: frozenset[str] = frozenset(p for p in (*ROLE_WORDS, *WEAK_ROLE_WORDS) if " " not in p)
 # Kinds whose name in a description is usually the text of a label beside them.
 LABELLED_KINDS = frozenset({K.TEXT_FIELD, K.CHECKBOX, K.RADIO, K.COMBO})
 
@@ -89,7 +95,42 @@ RELATIONS = ("right_of", "left_of", "below", "above", "next_to", "near")
 CONTAINER_NOUNS = ("dialog", "dialogue", "window", "panel", "section", "pane", "popup", "group",
                    "form", "sidebar", "toolbar")
 
-_QUOTES = [("\"", "\""), ("\u201c", "\u201d"), ("\u2018", "\u2019"), ("'", "'"), ("`", "`")]
+
+@dataclass(frozen=True)
+class Quote:
+    """A quotation mark that opens a quoted text, and the marks that may close it."""
+
+    opener: str
+    closers: str             # the first one is its own pair
+    word_start: bool = False  # opens only where a word starts ("don't" holds no quote)
+
+
+# Every quotation mark a task or a description may use, in the order they are tried.
+QUOTES: tuple[Quote, ...] = (
+    Quote('"', '"\u201d\u201c'),
+    Quote("\u201c", '\u201d"'),
+    Quote("\u201e", '\u201c\u201d"'),
+    Quote("\u00ab", "\u00bb"),
+    Quote("\u2018", "\u2019'", word_start=True),
+    Quote("'", "'\u2019", word_start=True),
+    Quote("`", "`", word_start=True),
+)
+QUOTE_MARKS: frozenset[str] = frozenset("".join(q.opener + q.closers for q in QUOTES))
+# Marks that may also be an apostrophe inside or at the end of a word ("don't", "users'").
+APOSTROPHES: frozenset[str] = frozenset("'\u2019")
+# Marks that end a quoted text and are no apostrophe ('"', '”', '“' closing „…“, '»', '`').
+CLOSING_MARKS: frozenset[str] = frozenset("".join(q.closers for q in QUOTES)) - APOSTROPHES
+
+
+def _quote_pattern(quote: Quote) -> re.Pattern[str]:
+    """A quoted part of a description: the opener up to its own closing mark."""
+    if quote.opener == "'":  # an apostrophe inside a word ("don't") does not close it
+        return re.compile(r"(?<![\w])'((?:[^']|(?<=\w)'(?=\w))+)'(?![\w])")
+    opener, closer = re.escape(quote.opener), re.escape(quote.closers[0])
+    return re.compile(f"{opener}([^{closer}]+){closer}")
+
+
+_QUOTE_PATTERNS = tuple(_quote_pattern(q) for q in QUOTES)
 _ARTICLES = {"the", "a", "an", "this", "that"}
 _FILLER = re.compile(
     r"^(?:(?:double-?|right-?)?click(?:\s+on)?|tap(?:\s+on)?)\s+|"
@@ -214,13 +255,8 @@ def _protect_quotes(text: str) -> tuple[str, list[str]]:
         parts.append(match.group(1))
         return f" \x00{len(parts) - 1}\x00 "
 
-    for open_q, close_q in _QUOTES:
-        if open_q == "'":
-            # an apostrophe inside a word ("don't") is not a quote
-            pattern = r"(?<![\w])'((?:[^']|(?<=\w)'(?=\w))+)'(?![\w])"
-        else:
-            pattern = re.escape(open_q) + r"([^" + re.escape(close_q) + r"]+)" + re.escape(close_q)
-        text = re.sub(pattern, keep, text)
+    for pattern in _QUOTE_PATTERNS:
+        text = pattern.sub(keep, text)
     return " ".join(text.split()), parts
 
 

@@ -49,6 +49,15 @@ def rivals(candidates: Sequence[Candidate], margin: float = DEFAULT_MARGIN) -> l
     return [best, *close]
 
 
+class Ladder(Protocol):
+    """Grounds a target (a description, a point or a box) to one candidate on a screen; raises
+    TargetNotFound or AmbiguousTarget. ``last_alternatives``: the runners-up of the latest."""
+
+    last_alternatives: list[Candidate]
+
+    def resolve(self, target: str | Point | Box, observation: Observation) -> Candidate: ...
+
+
 class GroundingLadder:
     def __init__(self, grounders: Sequence[Grounder], threshold: float = DEFAULT_THRESHOLD,
                  margin: float = DEFAULT_MARGIN, parser: ScreenElements | None = None) -> None:

@@ -27,7 +27,6 @@ from PIL import Image
 
 from ..errors import AmbiguousTarget, ConfigError, TargetNotFound
 from ..geometry import Box
-from ..memory.anchors import ANCHOR_MARGIN
 from .candidate import Candidate
 
 log = logging.getLogger(__name__)
@@ -41,7 +40,19 @@ AMBIGUITY_MARGIN = 0.05   # two distinct places closer than this: ambiguous (twi
 FLAT_MARGIN = 0.10        # the same for a flat crop (an empty field looks like many things)
 WHOLE_BLUR = 1.0          # Gaussian sigma (times the scale when > 1) for the whole-crop score
 PART_BLUR = 0.7           # sigma for the part-by-part check
+ANCHOR_MARGIN = 4          # pixels of surroundings a crop keeps around its element
+MAX_CROP_SIDE = 400        # a bigger element (a text area) is anchored by its top-left part
 INSET = ANCHOR_MARGIN + 3  # crop edge -> inside the element's border
+
+
+def crop_around(image: Image.Image, box: Box, margin: int = ANCHOR_MARGIN) -> Image.Image:
+    """A target's crop as the matcher expects it: the element with a small margin, clipped to
+    the image and to MAX_CROP_SIDE per side."""
+    left = max(0, box.left - margin)
+    top = max(0, box.top - margin)
+    right = min(image.width, box.right + margin, left + MAX_CROP_SIDE)
+    bottom = min(image.height, box.bottom + margin, top + MAX_CROP_SIDE)
+    return image.crop((left, top, max(right, left + 1), max(bottom, top + 1))).convert("RGB")
 MAX_CELL = 40             # side of the largest part checked on its own
 INFORMATIVE_STD = 8.0     # a part with less contrast (gray levels) carries no detail
 MIN_CONTRAST = 0.25       # a place with less than this share of the crop's contrast is not it

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..geometry import Box
 from ..parsing.elements import ElementKind
+from .description import CLOSING_MARKS, QUOTE_MARKS
 
 PROSE_STEP = 0.03          # per word of the line outside the match
 PROSE_FLOOR = 0.8          # a word in a long sentence keeps at least this share
@@ -26,8 +27,8 @@ PROSE_FLOOR = 0.8          # a word in a long sentence keeps at least this share
 # not the target: below the ladder's threshold even as a perfect match, so it never decides a
 # step by itself (an offline worker then explores collapsed nodes for the real one).
 MENTION_FACTOR = 0.45
-_OPEN_QUOTES = "\"\u201c\u201d\u201e\u00ab\u00bb`'\u2018\u2019"
-_CLOSE_QUOTES = "\"\u201c\u201d\u00ab\u00bb`"   # a closing ' may be an apostrophe ("users'")
+_OPEN_QUOTES = QUOTE_MARKS
+_CLOSE_QUOTES = CLOSING_MARKS   # not ' or ’: they may be an apostrophe ("users'")
 _TRAILING = ".,;:!?)]"
 _WORD_RE = re.compile(r"[^\W_]+")
 
@@ -53,7 +54,7 @@ def is_mention(text: str, start: int, end: int) -> bool:
     return bool(span) and (opened or closed)
 
 
-def _one_of(char: str, chars: str) -> bool:
+def _one_of(char: str, chars: frozenset[str]) -> bool:
     return len(char) == 1 and char in chars
 
 

@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from PIL import Image
 
 from ..backends.base import Backend, GenerationSettings, Message, generate_within
+from ..backends.images import ImageBudget
+from ..backends.registry import ModelFamily, fill
 from ..deadline import Deadline
 from ..errors import DeadlineExceeded, GuiAgentError, TargetNotFound
 from ..geometry import Box, Point
-from ..screen.observation import Observation
-from ..verify import frame_digest
+from ..screen.observation import Observation, frame_digest
 from .candidate import Candidate
-from .ladder import GroundingLadder
 
 log = logging.getLogger(__name__)
 
@@ -43,25 +43,23 @@ class VlmGrounder:
 
     name = "vlm"
 
-    def __init__(self, backend: Backend, family: object, *, budget: object | None = None,
+    def __init__(self, backend: Backend, family: ModelFamily, *, budget: ImageBudget | None = None,
                  zoom: ZoomSettings | None = None, score: float = 0.6, agreed_score: float = 0.75,
                  generation: GenerationSettings | None = None, cache_size: int = 32,
                  deadline: Deadline | None = None) -> None:
         from ..backends.adapters import get_adapter
-        from ..planner.prompting import family_prompt
-        from ..planner.vlm_setup import family_budget, family_convention, family_generation
 
         self.backend = backend
         self.family = family
-        self.parser_name = str(getattr(family, "parser", "") or getattr(family, "name", ""))
+        self.parser_name = family.parser
         self.adapter = get_adapter(self.parser_name)
-        self.convention = family_convention(family)
-        self.budget = budget or family_budget(family)
-        self.prompt = family_prompt(family)
+        self.convention = family.convention
+        self.budget = budget or family.budget
+        self.prompt = family.load_prompt()
         self.zoom = zoom
         self.score = score
         self.agreed_score = agreed_score
-        self.generation = generation if generation is not None else family_generation(family)
+        self.generation = generation if generation is not None else family.generation
         self._cache: OrderedDict[tuple[str, str], list[Candidate]] = OrderedDict()
         self._cache_size = cache_size
         self.deadline = deadline  # the run's time limit, shared with every model call
@@ -108,7 +106,6 @@ class VlmGrounder:
         frame = ImageFrame(image.width, image.height, sent.width, sent.height, self.convention)
         instruction = description if self.parser_name not in ACTION_PARSERS else (
             f"Click on {description}.")
-        from ..planner.prompting import fill
 
         text = fill(self.prompt, instruction=instruction, description=description, task=instruction,
                     width=sent.width, height=sent.height, language="English")
@@ -156,8 +153,3 @@ def zoom_region(center: Point, size: tuple[int, int], zoom: ZoomSettings) -> Box
     left = min(max(0, center.x - w // 2), width - w)
     top = min(max(0, center.y - h // 2), height - h)
     return Box(left, top, w, h)
-
-
-def with_vlm_rung(ladder: GroundingLadder, grounder: VlmGrounder) -> GroundingLadder:
-    """The same ladder with the VLM grounder as its last rung."""
-    return ladder.with_rung(grounder)

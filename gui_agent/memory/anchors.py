@@ -10,23 +10,13 @@ import math
 from collections import Counter
 from collections.abc import Iterable
 
-from PIL import Image
-
 from ..geometry import Box
+from ..grounding.template import ANCHOR_MARGIN, crop_around
 from ..parsing.elements import Element, ElementKind
 
-ANCHOR_MARGIN = 4          # pixels of surroundings kept around the element
-MAX_CROP_SIDE = 400        # a bigger element (a text area) is anchored by its top-left part
+__all__ = ["ANCHOR_MARGIN", "crop_around", "fixed_texts", "folded_text", "landmarks_for"]
+
 LANDMARK_RADIUS = 300      # only text this close (centre to centre) is a landmark
-
-
-def crop_around(image: Image.Image, box: Box, margin: int = ANCHOR_MARGIN) -> Image.Image:
-    """The element with a small margin, clipped to the image and to MAX_CROP_SIDE per side."""
-    left = max(0, box.left - margin)
-    top = max(0, box.top - margin)
-    right = min(image.width, box.right + margin, left + MAX_CROP_SIDE)
-    bottom = min(image.height, box.bottom + margin, top + MAX_CROP_SIDE)
-    return image.crop((left, top, max(right, left + 1), max(bottom, top + 1))).convert("RGB")
 
 
 def fixed_texts(elements: Iterable[Element]) -> list[Element]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any, Protocol
 
 from ..geometry import Box
 
@@ -43,3 +44,12 @@ class ScreenParse:
     elements: tuple[Element, ...]
     width: int
     height: int
+
+
+class ScreenParsing(Protocol):
+    """What the rooms above need of the screen parser (:class:`~.screen_parser.ScreenParser`):
+    a frame's elements, and a direct read of one box (a field's value)."""
+
+    def parse(self, image: Any) -> ScreenParse: ...
+
+    def read_text(self, image: Any, box: Box, inset: int = 0) -> str | None: ...

@@ -41,6 +41,10 @@ class StepRecord:
 
 @runtime_checkable
 class Manager(Protocol):
+    # True: look at the screen again after each finished subtask (``replan(..., failed=None)``),
+    # an empty plan then meaning the task is finished.
+    replans_after_success: bool
+
     def plan(self, task: str, observation: Observation | None) -> list[Subtask]:
         """The subtasks for a task; raises PlanningError when the task cannot be planned."""
         ...
@@ -61,10 +65,20 @@ class Worker(Protocol):
         ...
 
 
+@dataclass
+class SkillMenu:
+    """The skills a model planner may call with ``run_skill`` (one line each), shared by its
+    manager and worker; the run fills it with the few best for its task."""
+
+    lines: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True)
 class Planner:
-    """A manager and a worker that belong together, under a name ("offline", a model's)."""
+    """A manager and a worker that belong together, under a name ("offline", a model's).
+    ``skills``: the menu of skills it can call, for a planner that can (None: it cannot)."""
 
     name: str
     manager: Manager
     worker: Worker
+    skills: SkillMenu | None = None

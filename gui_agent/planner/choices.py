@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from ..actions import Action, Click, Hotkey, Type
 from . import vocabulary as vocab
-from .instruction_parser import Clause, match_verb, render
+from .clauses import Clause, match_verb, render
 from .phrases import Tokens, desc, fail, has_role, lower_word, quote, split_at, text_of, with_role
 
 _PATH_MARKS = ("->", ">", "\u2192", "\u25b8")

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from ..actions import Action, Click, Hotkey
 from . import vocabulary as vocab
-from .instruction_parser import Clause, match_verb, render
+from .clauses import Clause, match_verb, render
 from .phrases import Tokens, desc, drop_unanchored, fail, lower_word
 
 _TYPE_KINDS = ("type", "enter", "fill")

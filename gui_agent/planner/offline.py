@@ -104,6 +104,8 @@ def ordinal(n: int) -> str:
 class OfflineManager:
     """Plans a task by reading it; keeps the last plan to answer ``replan``."""
 
+    replans_after_success = False
+
     def __init__(self, max_retries: int = MAX_RETRIES) -> None:
         self.max_retries = max_retries
         self._task: str | None = None

@@ -14,7 +14,7 @@ import re
 
 from ..errors import PlanningError
 from . import vocabulary as vocab
-from .instruction_parser import Clause, render
+from .clauses import Clause, render
 
 Tokens = list[str]
 MAX_REPEAT = 20

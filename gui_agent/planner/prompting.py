@@ -9,25 +9,22 @@ as untrusted data (:func:`~gui_agent.safety.quote_untrusted`), never as instruct
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 from PIL import Image
 
 from ..actions import Action, AskUser, format_action
 from ..backends.base import Message
 from ..backends.images import ImageBudget
+from ..backends.registry import PROMPTS_DIR, ModelFamily, fill
 from ..errors import ConfigError
 from ..safety import quote_untrusted
 from ..screen.observation import Observation
 from .base import StepRecord, Subtask
 
-PROMPTS_DIR = Path(__file__).resolve().parents[1] / "prompts"
 ScreenText = Callable[[Observation], str]
-_FIELD = re.compile(r"\{(\w+)\}")
 
 
 @dataclass(frozen=True)
@@ -57,30 +54,9 @@ def load_prompt(name: str) -> str:
         raise ConfigError(f"prompt file {path} is missing or unreadable ({exc}); reinstall gui-agent") from exc
 
 
-def fill(template: str, **values: object) -> str:
-    """``{name}`` fields of ``template`` replaced by ``values``; other braces kept as they are."""
-    def one(match: re.Match[str]) -> str:
-        key = match.group(1)
-        return str(values[key]) if key in values else match.group(0)
-
-    return _FIELD.sub(one, template)
-
-
-def family_prompt(family: object) -> str:
-    """A model family's own prompt: the file its registry entry names, or the text itself."""
-    loader = getattr(family, "load_prompt", None)
-    if callable(loader):
-        return str(loader())
-    spec = str(getattr(family, "prompt", "") or "").strip()
-    name = str(getattr(family, "name", "") or "")
-    for candidate in (spec, spec.removesuffix(".txt"), name):
-        if candidate and "\n" not in candidate and "/" not in candidate:
-            path = PROMPTS_DIR / f"{candidate.removesuffix('.txt')}.txt"
-            if path.is_file():
-                return path.read_text(encoding="utf-8")
-    if spec and ("\n" in spec or " " in spec):
-        return spec
-    raise ConfigError(f"no prompt for model family {name or spec!r}: expected {PROMPTS_DIR}/{name}.txt")
+def family_prompt(family: ModelFamily) -> str:
+    """A model family's own prompt (the file its registry entry names, or its text)."""
+    return family.load_prompt()
 
 
 def downscale(image: Image.Image, budget: ImageBudget) -> Image.Image:

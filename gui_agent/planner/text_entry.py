@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..actions import Action, Hotkey, Type
 from . import vocabulary as vocab
-from .instruction_parser import Clause, render
+from .clauses import Clause, render
 from .phrases import Tokens, fail, lower_word, number, split_at, split_into, text_of, with_role
 
 _ORDINAL_SUFFIX = {1: "st", 2: "nd", 3: "rd"}

@@ -1,8 +1,9 @@
 """Read one clause (verb phrase + the rest) into actions: one small reader per verb kind of
-:data:`vocabulary.VERBS`. Each reader either returns the actions or raises PlanningError
-naming the words it could not place; none guesses. How targets are described: :mod:`.phrases`;
-typing clauses: :mod:`.text_entry`; select/check: :mod:`.choices`; close, navigate through,
-copy from, highlight and the 'X by clicking Y' / 'use X to type Y' rewrites: :mod:`.more_verbs`.
+``language.yaml`` (:data:`VERB_KINDS`). Each reader either returns the actions or raises
+PlanningError naming the words it could not place; none guesses. How targets are described:
+:mod:`.phrases`; typing clauses: :mod:`.text_entry`; select/check: :mod:`.choices`; close,
+navigate through, copy from, highlight and the 'X by clicking Y' / 'use X to type Y'
+rewrites: :mod:`.more_verbs`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from ..actions import Action, Click, Drag, Hotkey, Move, OpenApp, Scroll, Type, 
 from ..errors import ActionParseError, PlanningError
 from . import vocabulary as vocab
 from .choices import read_select, read_toggle
-from .instruction_parser import Clause, match_verb, render
+from .clauses import Clause, match_verb, render
 from .more_verbs import drop_object, read_browse, read_close, read_copy, read_highlight, rewrite
 from .phrases import (
     Tokens,
@@ -277,6 +278,8 @@ _READERS: dict[str, Callable[[Clause, Tokens], list[Action]]] = {
     "cut": _shortcut(("ctrl", "x")), "undo": _shortcut(("ctrl", "z")),
     "redo": _shortcut(("ctrl", "y")),
 }
+# Every verb kind read here; each verb of the language file must be one of them.
+VERB_KINDS: frozenset[str] = frozenset({*_READERS, "wait", "verify", "login"})
 
 
 def read_clause(clause: Clause) -> tuple[list[Action], str | None]:

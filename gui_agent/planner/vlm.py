@@ -25,12 +25,12 @@ from PIL import Image
 
 from ..actions import Action, AskUser, Done, Fail, Type, Wait, format_action
 from ..backends.base import Backend, GenerationSettings, Message, generate_within
+from ..backends.registry import ModelFamily
 from ..deadline import Deadline
 from ..errors import PlanningError
-from ..screen.observation import Observation
-from ..verify import frame_digest
+from ..screen.observation import Observation, frame_digest
 from . import prompting
-from .base import Planner, StepRecord, Subtask
+from .base import Planner, SkillMenu, StepRecord, Subtask
 from .prompting import PromptSettings, ScreenText
 
 log = logging.getLogger(__name__)
@@ -118,14 +118,14 @@ class VlmManager:
 
     def __init__(self, backend: Backend, settings: PromptSettings | None = None, *,
                  generation: GenerationSettings | None = None, screen_text: ScreenText | None = None,
-                 skills: Sequence[str] = (), max_replans: int = 3,
+                 skills: Sequence[str] | SkillMenu = (), max_replans: int = 3,
                  context: RunContext | None = None, deadline: Deadline | None = None) -> None:
         self.backend = backend
         self.deadline = deadline  # the run's time limit, shared with every model call
         self.settings = settings or PromptSettings()
         self.generation = generation
         self.screen_text = screen_text
-        self.skills = tuple(skills)
+        self.menu = skills if isinstance(skills, SkillMenu) else SkillMenu(tuple(skills))
         self.max_replans = max_replans
         self.context = context or RunContext()
         self.replans = 0
@@ -135,7 +135,7 @@ class VlmManager:
 
     def plan(self, task: str, observation: Observation | None) -> list[Subtask]:
         messages = prompting.manager_messages(task, observation, self.settings,
-                                              screen_text=self.screen_text, skills=self.skills)
+                                              screen_text=self.screen_text, skills=self.menu.lines)
         plan = ask_with_retry(self.backend, messages, self.generation, self._read,
                               prompting.plan_reminder, "planning", self.deadline)
         assert isinstance(plan, PlanReply)
@@ -159,7 +159,7 @@ class VlmManager:
             self.replans += 1
         messages = prompting.replan_messages(
             task, observation, self.settings, done=done, failed=failed, reason=reason,
-            history=self.context.history, screen_text=self.screen_text, skills=self.skills)
+            history=self.context.history, screen_text=self.screen_text, skills=self.menu.lines)
         plan = ask_with_retry(self.backend, messages, self.generation, self._read,
                               prompting.plan_reminder, "planning", self.deadline)
         assert isinstance(plan, PlanReply)
@@ -182,7 +182,7 @@ class VlmWorker:
     def __init__(self, backend: Backend, adapter: object, frame_for: Callable[[Observation], object],
                  family_text: str, settings: PromptSettings | None = None, *,
                  generation: GenerationSettings | None = None, screen_text: ScreenText | None = None,
-                 skills: Sequence[str] = (), max_failed_steps: int = 2,
+                 skills: Sequence[str] | SkillMenu = (), max_failed_steps: int = 2,
                  context: RunContext | None = None, deadline: Deadline | None = None) -> None:
         self.backend = backend
         self.deadline = deadline
@@ -192,7 +192,7 @@ class VlmWorker:
         self.settings = settings or PromptSettings()
         self.generation = generation
         self.screen_text = screen_text
-        self.skills = tuple(skills)
+        self.menu = skills if isinstance(skills, SkillMenu) else SkillMenu(tuple(skills))
         self.max_failed_steps = max_failed_steps
         self.context = context or RunContext()
         self._frames: deque[tuple[str, Image.Image]] = deque(maxlen=self.settings.screenshots)
@@ -275,7 +275,7 @@ class VlmWorker:
             self.context.task or subtask.instruction, subtask, self._position(subtask),
             self.context.plan, [img for _, img in self._frames], history, self.settings,
             family_text=self.family_text, observation=observation, screen_text=self.screen_text,
-            skills=self.skills, shown=self._shown, reflection=reflection)
+            skills=self.menu.lines, shown=self._shown, reflection=reflection)
         frame = self.frame_for(observation) if observation is not None else None
 
         def read(reply: str) -> object:
@@ -320,7 +320,7 @@ def _action_wording(raw: str) -> str:
     return text[:200] if "\n" not in text else ""
 
 
-def vlm_planner(backend: Backend, family: object, *, settings: PromptSettings | None = None,
+def vlm_planner(backend: Backend, family: ModelFamily, *, settings: PromptSettings | None = None,
                 manager_backend: Backend | None = None, screen_text: ScreenText | None = None,
                 skills: Sequence[str] = (), generation: GenerationSettings | None = None,
                 max_replans: int = 3, deadline: Deadline | None = None) -> Planner:
@@ -333,24 +333,24 @@ def vlm_planner(backend: Backend, family: object, *, settings: PromptSettings | 
     from ..backends.adapters import get_adapter
     from ..backends.coordinates import ImageFrame
     from ..backends.images import ImageBudget
-    from .vlm_setup import family_budget, family_convention, family_generation
 
     if settings is None:
-        settings = PromptSettings(budget=family_budget(family))
-    convention = family_convention(family)
-    adapter = get_adapter(str(getattr(family, "parser", "") or getattr(family, "name", "")))
+        settings = PromptSettings(budget=family.budget)
+    convention = family.convention
+    adapter = get_adapter(family.parser)
     budget: ImageBudget = settings.budget
     context = RunContext()
+    menu = SkillMenu(tuple(skills))
     if generation is None:
-        generation = family_generation(family)
+        generation = family.generation
 
     def frame_for(observation: Observation) -> ImageFrame:
         return ImageFrame.for_observation(observation, convention, budget)
 
     manager = VlmManager(manager_backend or backend, settings, generation=generation,
-                         screen_text=screen_text, skills=skills, max_replans=max_replans,
+                         screen_text=screen_text, skills=menu, max_replans=max_replans,
                          context=context, deadline=deadline)
     worker = VlmWorker(backend, adapter, frame_for, prompting.family_prompt(family), settings,
-                       generation=generation, screen_text=screen_text, skills=skills, context=context,
+                       generation=generation, screen_text=screen_text, skills=menu, context=context,
                        deadline=deadline)
-    return Planner(f"vlm:{getattr(family, 'name', 'model')}", manager, worker)
+    return Planner(f"vlm:{family.name}", manager, worker, menu)

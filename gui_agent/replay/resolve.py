@@ -22,8 +22,7 @@ from ..geometry import Box, Point
 from ..grounding.candidate import Candidate
 from ..memory.anchors import ANCHOR_MARGIN
 from ..parsing.elements import Element
-from ..screen.observation import Observation
-from ..verify import frame_digest
+from ..screen.observation import Observation, frame_digest
 from . import landmarks as landmark_rung
 from .conditions import reads_as, shifted
 

@@ -1,6 +1,6 @@
 """Runs a skill: per step wait for the screen, resolve the target, check safety, act, verify.
 
-``SkillReplayer(desktop, ...).run(skill, params)`` returns a :class:`ReplayResult` and writes a
+``SkillReplayer(pipeline, ...).run(skill, params)`` returns a :class:`ReplayResult` and writes a
 run folder the batch HTML report renders (``run.json``, ``steps.jsonl``, ``shots/``, plus
 ``replay.json`` with the counts). The replay runs as fast as the UI allows: each step waits
 until the screen settles and its target can be found (bounded), never for recorded gaps.
@@ -11,83 +11,73 @@ from __future__ import annotations
 import json
 import logging
 import re
-import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import uuid4
 
-from ..acting import Actor
 from ..actions import parse_action
-from ..config import Settings
-from ..desktop import Desktop
 from ..errors import ConfigError, GuiAgentError
+from ..grounding.ladder import Ladder
 from ..memory.models import PLACEHOLDER_RE, Skill, SkillNotFound, SkillStep
-from ..safety import SafetyGate
+from ..parsing.elements import ScreenParsing
 from ..screen.observation import Observation
+from ..secrets import chain
+from ..step import AgentHooks, StepPipeline, StepRun
 from ..trajectory import RunFolder, StepLog, slugify
-from ..verify import settle_after
 from .conditions import Waiter
 from .resolve import LANDMARK_TEMPLATE_BAR, LOWER_RUNGS, TEMPLATE_RUNGS, Rungs
 from .result import Masker, ReplayResult
 from .steps import ReplayState, StepExecution
 
+if TYPE_CHECKING:
+    from ..grounding.template import TemplateMatcher
+    from ..memory.store import MemoryStore
+
 log = logging.getLogger(__name__)
-SPEEDS = ("as-fast-as-safe",)
 
 
 class SkillReplayer(StepExecution):
-    def __init__(self, desktop: Desktop, *, settings: Settings | None = None, ladder: Any = None,
-                 parser: Any = None, safety: SafetyGate | None = None, hooks: Any = None,
-                 store: Any = None, matcher: Any = None, live: bool = True,
-                 stop_event: threading.Event | None = None, pause_event: threading.Event | None = None,
-                 speed: str = "as-fast-as-safe") -> None:
-        from ..agent import AgentHooks
-        from ..grounding.default import default_ladder
+    """Runs skills through ``pipeline`` (the step pipeline the planner loop uses too), finding
+    each target by its recorded anchors: templates (``matcher``), then the grounding ladder
+    (``ladder`` and ``parser``), landmarks, a pointing model. ``store``: the memory the skills
+    come from (their crops are under its root; statistics and healed anchors go back to it)."""
 
-        if speed not in SPEEDS:
-            raise ConfigError(f"replay speed {speed!r} is not available: only 'as-fast-as-safe' (each step "
-                              "waits for the screen to settle); skills keep no recorded timing to scale")
-        self.desktop = desktop
-        self.settings = settings or Settings()
-        if ladder is None:
-            ladder, parser = default_ladder(parser)
+    def __init__(self, pipeline: StepPipeline, *, ladder: Ladder, parser: ScreenParsing | None,
+                 store: MemoryStore | None = None, matcher: TemplateMatcher | None = None) -> None:
+        self.pipeline = pipeline
+        self.settings = pipeline.settings
         self.ladder, self.parser = ladder, parser
-        self.safety = safety or SafetyGate.from_settings(self.settings)
-        self.hooks = hooks or AgentHooks()
         self.store = store
         self._matcher = matcher
-        self.live = live
-        self.stop_event = stop_event or threading.Event()
-        self.pause_event = pause_event or threading.Event()
-        self.waiter = Waiter(self.stop_event, self.pause_event)
+        self.live = pipeline.live
+        self.control = pipeline.control
+        self.stop_event = pipeline.control.stop_event
+        self.waiter = Waiter(pipeline.control.stop_event, pipeline.control.pause_event)
 
     @property
-    def matcher(self) -> Any:
+    def hooks(self) -> AgentHooks:
+        return self.pipeline.hooks
+
+    @property
+    def matcher(self) -> TemplateMatcher:
         if self._matcher is None:
             from ..grounding.template import TemplateMatcher
 
             self._matcher = TemplateMatcher()
         return self._matcher
 
-    def _low_matcher(self) -> Any:
+    def _low_matcher(self) -> TemplateMatcher:
         """A lenient matcher of the same kind, that only confirms a place the landmarks predicted."""
-        try:
-            return type(self.matcher)(threshold=LANDMARK_TEMPLATE_BAR, near_radius=16)
-        except TypeError:
-            return None
+        return type(self.matcher)(threshold=LANDMARK_TEMPLATE_BAR, near_radius=16)
 
     # -- screen ------------------------------------------------------------------------------
     def _observe(self) -> Observation:
-        return self.desktop.observe()
+        return self.pipeline.observe()
 
     def _settle(self, before: Observation | None) -> Observation:
-        return settle_after(self._observe, before, self.settings, self.stop_event) if self.live else self._observe()
-
-    def _actor(self) -> Actor:
-        return Actor(self.desktop.controller, self._observe, self._settle, reader=self.parser, live=self.live,
-                     stop=self.stop_event, settle_interval=self.settings.settle_interval)
+        return self.pipeline.settle(before)
 
     # -- the run -----------------------------------------------------------------------------
     def run(self, skill: Skill, params: Mapping[str, Any] | None = None, *, task: str | None = None,
@@ -119,8 +109,10 @@ class SkillReplayer(StepExecution):
         rungs = Rungs(self.ladder, self.parser, self.matcher, self._low_matcher())
         obs = first or self._settle(None)
         texts = [mask(step.render(mask.fill(values))) for step in skill.steps]
-        run = ReplayState(skill, folder, prefix, rungs, mask, texts, f"{base} ({given})" if given else base,
-                          obs, started, first_index, results=[None] * len(skill.steps))
+        safety_task = f"{base} ({given})" if given else base
+        run = ReplayState(skill, folder, prefix, rungs, mask, texts, safety_task, obs, started, first_index,
+                          results=[None] * len(skill.steps),
+                          step_run=StepRun(safety_task, folder, started, chain(folder.mask, mask), prefix))
         steps: list[StepLog] = []
         outcome, reason, failed = "done", "", None
         for i, (step, action) in enumerate(zip(filled_steps(skill.steps, values), actions, strict=True), 1):
@@ -147,10 +139,10 @@ class SkillReplayer(StepExecution):
                 if outcome == "stopped":
                     run.results[i - 1] = None
                 break
-        if outcome == "done" and run.unseen:   # never end on a step whose effect was not seen
+        if outcome == "done" and run.step_run.unseen:   # never end on a step whose effect was not seen
             outcome, failed = "failed", len(actions)
             reason = mask(f"the last step changed nothing on the screen, so the skill may not be done: "
-                          f"{run.unseen}")
+                          f"{run.step_run.unseen}")
             run.results[-1] = False
         return self._finish(run, steps, outcome, reason, failed, task, own)
 

@@ -1,4 +1,5 @@
-"""One step of a replay: wait for its target, check safety, act, settle, check the postcondition."""
+"""One step of a replay: wait for its target, hand it to the step pipeline (safety, act, settle,
+effect), then check the step's learned postcondition."""
 
 from __future__ import annotations
 
@@ -6,21 +7,21 @@ import logging
 import threading
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
-from ..acting import Actor
-from ..actions import Action, Done, Type, Wait
+from ..actions import Action, Done, Wait
 from ..actions import target_fields as action_targets
-from ..errors import GroundingError, GuiAgentError
+from ..config import Settings
+from ..errors import GroundingError, GuiAgentError, SafetyRefusal
 from ..geometry import Box, Point
-from ..grounding.candidate import Candidate, visible_text
 from ..memory.models import Skill, SkillStep
-from ..safety import SafetyContext, SafetyGate, TypedSoFar
 from ..screen.observation import Observation
+from ..step import Performed, RunControl, StepPipeline, StepRun
 from ..trajectory import RunFolder, StepLog
 from ..verify import frames_equal
 from .conditions import Waiter, region_changed, shifted, text_visible
@@ -36,6 +37,9 @@ from .resolve import (
     main_field,
 )
 from .result import Masker
+
+if TYPE_CHECKING:
+    from ..memory.store import MemoryStore
 
 log = logging.getLogger(__name__)
 
@@ -61,30 +65,21 @@ class ReplayState:
     healed: dict[int, SkillStep] = field(default_factory=dict)    # 0-based step index -> healed step
     crops: dict[int, Image.Image | None] = field(default_factory=dict)
     failure_image: Path | None = None
-    typed: TypedSoFar = field(default_factory=TypedSoFar)   # consecutive typing, judged as a whole
-    unseen: str = ""            # the latest step whose expected change was not seen
+    step_run: StepRun | None = None   # what the step pipeline keeps over the replay's steps
 
 
 class StepExecution:
-    """The per-step half of :class:`~gui_agent.replay.runner.SkillReplayer`."""
+    """The per-step half of :class:`~gui_agent.replay.runner.SkillReplayer` (which provides the
+    pipeline, the settings, the store and the screen)."""
 
-    desktop: Any
-    settings: Any
-    hooks: Any
-    safety: SafetyGate
-    store: Any
+    pipeline: StepPipeline
+    settings: Settings
+    store: MemoryStore | None
     live: bool
+    control: RunControl
     stop_event: threading.Event
     waiter: Waiter
-
-    def _observe(self) -> Observation:
-        raise NotImplementedError
-
-    def _settle(self, before: Observation | None) -> Observation:
-        raise NotImplementedError
-
-    def _actor(self) -> Actor:
-        raise NotImplementedError
+    _observe: Callable[[], Observation]
 
     @property
     def _wait_limit(self) -> float:
@@ -116,58 +111,50 @@ class StepExecution:
             return self._unresolved(run, i, text, subtask, *found, timings, common), "failed"
         obs = run.obs
         main = found[name] if name else None
-        cand = main.candidate if main else None
         if main is not None:
             run.used[main.rung] += 1
             if step.box is not None:
                 run.drift.add(step.box, main.candidate.box)
-        refusal = self._refusal(run, i, action, cand, step)
-        if refusal:
-            return StepLog(k, subtask, text, "refused", error=run.mask(refusal), timings=timings, **common), "refused"
-        if self.hooks.on_target:
-            self.hooks.on_target(obs, action, {k: f.candidate for k, f in found.items()})
-        points = {k: obs.to_screen(f.candidate.point) for k, f in found.items()}
-        before = run.folder.save_image(f"{run.prefix}{k:03d}-before", obs.image,
-                                       cand.point if cand else None, cand.box if cand else None)
-        secret = isinstance(action, Type) and run.mask(action.text) != action.text
         try:
-            acted = self._actor().act(action, {k: f.candidate for k, f in found.items()}, obs, secret=secret)
+            done = self.pipeline.perform(run.step_run, k, subtask, action,
+                                         {f: c.candidate for f, c in found.items()}, obs,
+                                         target=_described(step, targets), target_text=step.ocr_text,
+                                         timings=timings)
+        except SafetyRefusal as exc:
+            return StepLog(k, subtask, text, "refused", error=run.mask(f"step {i} of {n} ({text}): {exc}"),
+                           timings=timings, **common), "refused"
         except GuiAgentError as exc:
             return StepLog(k, subtask, text, "failed", error=run.mask(f"step {i} of {n} ({text}): {exc}"),
-                           before=before, timings=timings, **common), "failed"
-        timings.update(acted.timings)
-        after = acted.after
-        t = time.perf_counter()
-        run.typed.after(action)
-        effect = acted.effect
-        problem = None
-        if not effect.seen and effect.required:
-            problem = f"no effect after {acted.attempts} tries: {effect.describe()}"
-        else:
+                           timings=timings, **common), "failed"
+        return self._verified(run, i, step, action, main, obs, done, common)
+
+    def _verified(self, run: ReplayState, i: int, step: SkillStep, action: Action, main: Found | None,
+                  obs: Observation, done: Performed, common: dict[str, Any]) -> tuple[StepLog, str]:
+        """The learned postcondition after the step's own effect; a lower rung's find heals the
+        step's image for next time."""
+        n = len(run.skill.steps)
+        problem = done.log.error or None
+        after = done.after
+        if problem is None:
+            t = time.perf_counter()
             problem, after = self._postcondition(run, step, main, obs, after)
-            learned = bool(step.post_text or step.post_region)
-            if not problem and not effect.seen and not learned:
-                run.unseen = f"step {i} of {n} ({text}): {effect.describe()}"
-            elif not problem and (learned or effect.judged):
-                run.unseen = ""
-        timings["verify"] = timings.get("verify", 0.0) + time.perf_counter() - t
-        run.obs, run.settled = after, after is acted.after and not isinstance(action, Wait)
-        after_rel = run.folder.save_image(f"{run.prefix}{k:03d}-after", after.image)
-        why, crop_rel = f"{main.rung}: {cand.why}" if main and cand else "", None
+            done.log.timings["verify"] = done.log.timings.get("verify", 0.0) + time.perf_counter() - t
+            run.step_run.note(run.texts[i - 1], done.effect, checked_otherwise=bool(step.post_text or step.post_region))
+        run.obs, run.settled = after, after is done.after and not isinstance(action, Wait)
+        why, crop_rel = (f"{main.rung}: {main.candidate.why}" if main else ""), None
         if not problem and main is not None and main.rung in LOWER_RUNGS:
-            crop_rel = f"crops/{run.prefix}{k:03d}.png"
+            crop_rel = f"crops/{run.prefix}{done.log.index:03d}.png"
             run.healed[i - 1] = heal(step, obs.image, main.candidate.box, run.folder.path / crop_rel)
             why = f"{why}; {HEALED_NOTE}"
-        point = cand.point if cand else None
-        screen = points[name] if name else None
-        outcome = "done" if not problem else ("stopped" if self.stop_event.is_set() else "failed")
-        entry = StepLog(
-            k, subtask, text, "failed" if problem else "ok", target=_described(step, targets),
-            point=(point.x, point.y) if point else None, screen_point=(screen.x, screen.y) if screen else None,
-            box=cand.box.corners if cand else None, source=main.rung if main else None,
-            score=round(cand.score, 3) if cand else None, why=run.mask(why),
-            error=run.mask(f"step {i} of {n} ({text}): {problem}") if problem else "",
-            before=before, after=after_rel, timings=timings, crop=crop_rel, **common)
+        if after is not done.after:   # the postcondition waited on: keep the screen it ended on
+            run.folder.save_image(f"{run.prefix}{done.log.index:03d}-after", after.image)
+        effect_why = done.log.why.rsplit("; effect ", 1)[-1] if "; effect " in done.log.why else ""
+        entry = replace(
+            done.log, outcome="failed" if problem else "ok", source=main.rung if main else None,
+            why=run.mask("; ".join(w for w in (why, f"effect {effect_why}" if effect_why else "") if w)),
+            error=run.mask(f"step {i} of {n} ({run.texts[i - 1]}): {problem}") if problem else "",
+            crop=crop_rel, **common)
+        outcome = "done" if not problem else ("stopped" if self.control.stop_event.is_set() else "failed")
         return entry, outcome
 
     # -- resolving ---------------------------------------------------------------------------
@@ -257,24 +244,7 @@ class StepExecution:
                        alternatives=tuple(str(c) for c in miss.candidates[:5]), error=run.mask(reason),
                        before=rel, timings=timings, **common)
 
-    # -- safety and verification -------------------------------------------------------------
-    def _refusal(self, run: ReplayState, i: int, action: Action, cand: Candidate | None,
-                 step: SkillStep) -> str | None:
-        """Why the safety policy (or the person asked) does not allow the action, or None."""
-        verdict = self.safety.check(action, SafetyContext(
-            task=run.safety_task, target_text=visible_text(cand) or step.ocr_text,
-            window_title=run.obs.window_title, steps_taken=i - 1, elapsed=time.monotonic() - run.started,
-            typed_before=run.typed.before(action)))
-        head = f"step {i} of {len(run.skill.steps)} ({run.texts[i - 1]})"
-        if verdict.decision == "refuse":
-            return f"{head} refused: {verdict.reason}"
-        if verdict.decision == "ask":
-            allowed = self.hooks.confirm(action, cand, verdict.reason) if self.hooks.confirm else False
-            if not allowed:
-                return f"{head} not allowed: {verdict.reason}"
-            self.safety.approved(action, verdict)
-        return None
-
+    # -- verification ----------------------------------------------------------------------
     def _postcondition(self, run: ReplayState, step: SkillStep, main: Found | None, before: Observation,
                        after: Observation) -> tuple[str | None, Observation]:
         """(what did not hold, or None; the latest screen) after waiting a bounded time."""

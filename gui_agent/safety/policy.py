@@ -227,12 +227,9 @@ class SafetyGate:
 
     @classmethod
     def from_settings(cls, settings: Settings, apps: AppLookup | None = None) -> SafetyGate:
-        """From :class:`gui_agent.config.Settings` (safety, allow, max_steps, max_seconds); the
-        application registry defaults to this platform's, with ``settings.allow_apps``."""
-        if apps is None:
-            from ..control.app_registry import AppRegistry
-
-            apps = AppRegistry.for_platform(settings.allow_apps)
+        """From :class:`gui_agent.config.Settings` (safety, allow, max_steps, max_seconds) and the
+        application registry the controller launches through (the composition root gives it;
+        None: a launch is judged by its name alone)."""
         return cls(SafetyPolicy(settings.safety, tuple(settings.allow), settings.max_steps,
                                 settings.max_seconds), apps)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,3 +71,8 @@ class Observation:
                 return cls.from_image(img, scale)
         except (OSError, ValueError) as exc:
             raise CaptureError(f"cannot read screenshot {path}: {exc}") from exc
+
+
+def frame_digest(image: Image.Image) -> str:
+    """A short fingerprint of a frame's exact pixels."""
+    return hashlib.blake2b(image.tobytes(), digest_size=12).hexdigest()

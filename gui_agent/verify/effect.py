@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 import numpy as np
 from PIL import Image
@@ -29,7 +28,7 @@ from PIL import Image
 from ..actions import Click, Drag, Hotkey, OpenApp, Type
 from ..geometry import Box
 from ..grounding.matching import ocr_fold
-from ..parsing.elements import Element, ElementKind, ScreenParse
+from ..parsing.elements import Element, ElementKind, ScreenParse, ScreenParsing
 from .settle import changed_mask, changed_region
 
 # A changed area thinner or flatter than this is a caret blinking, not the effect of a step.
@@ -43,12 +42,7 @@ _FIELDS = (ElementKind.TEXT_FIELD,)
 COPY_KEYS = (frozenset({"ctrl", "c"}), frozenset({"ctrl", "insert"}), frozenset({"command", "c"}))
 
 
-class TextReader(Protocol):
-    """What the check needs from the screen parser: elements, and a direct read of one box."""
-
-    def parse(self, image: Image.Image) -> ScreenParse: ...
-
-    def read_text(self, image: Image.Image, box: Box, inset: int = 0) -> str | None: ...
+TextReader = ScreenParsing   # what the check needs: elements, and a direct read of one box
 
 
 @dataclass(frozen=True)

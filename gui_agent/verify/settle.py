@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import threading
 import time
 from collections import deque
@@ -14,7 +13,7 @@ import numpy as np
 from PIL import Image
 
 from ..geometry import Box
-from ..screen.observation import Observation
+from ..screen.observation import Observation, frame_digest  # noqa: F401 - re-exported
 
 # A pixel counts as changed when any channel moves by more than this (ignores dithering noise).
 PIXEL_TOLERANCE = 8
@@ -30,11 +29,6 @@ def changed_mask(before: Image.Image, after: Image.Image) -> np.ndarray:
 
     d = cv2.absdiff(_array(before), _array(after))
     return np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2]) > PIXEL_TOLERANCE
-
-
-def frame_digest(image: Image.Image) -> str:
-    """A short fingerprint of a frame's exact pixels."""
-    return hashlib.blake2b(image.tobytes(), digest_size=12).hexdigest()
 
 
 def changed_region(before: Image.Image, after: Image.Image) -> Box | None:

@@ -24,6 +24,7 @@ class Faults:
     sticky_focus: bool = False       # a click does not move the focus (keys go to the old field)
     ignore_enter: bool = False       # Enter does nothing
     dead_button: bool = False        # the button does nothing
+    lag: int = 0                     # typed text shows only after this many more screenshots
 
 
 @dataclass
@@ -35,6 +36,7 @@ class FormApp:
     focus: str | None = "Name"
     status: str = "Ready"
     presses: list[str] = field(default_factory=list)
+    pending: list[tuple[int, str, str]] = field(default_factory=list)   # (frames left, field, text)
 
     fields = {"Name": Box(140, 60, 300, 34), "City": Box(140, 120, 300, 34)}
     button = Box(140, 190, 120, 36)
@@ -57,6 +59,13 @@ class FormApp:
         return image
 
     def observe(self) -> Observation:
+        still = []
+        for left, name, text in self.pending:   # a slow application paints typed text late
+            if left <= 0:
+                self.values[name] += text
+            else:
+                still.append((left - 1, name, text))
+        self.pending = still
         return Observation(self.render(), MonitorGeometry(0, 0, SIZE[0], SIZE[1], 1.0, 1))
 
     def submit(self) -> None:
@@ -84,7 +93,10 @@ class FormController:
     def type_text(self, text: str) -> None:
         self.app.presses.append(f"type {text}")
         if self.app.focus and not self.app.faults.lose_keys:
-            self.app.values[self.app.focus] += text
+            if self.app.faults.lag:
+                self.app.pending.append((self.app.faults.lag, self.app.focus, text))
+            else:
+                self.app.values[self.app.focus] += text
 
     def press(self, key: str, presses: int = 1) -> None:
         self.app.presses.append(f"press {key}")

@@ -63,7 +63,7 @@ _REGISTRY: dict[str, tuple[str, str]] = {
     "gui-agent": ("canonical", "CanonicalAdapter"),
 }
 ADAPTER_NAMES = tuple(_REGISTRY)
-# Model-family names that are spelt as an adapter name in models/registry.toml.
+# Model-family names that are spelt as an adapter name in the model registry.
 ADAPTER_ALIASES: dict[str, str] = {
     "ui-tars-1.0": "ui-tars", "ui-tars-1.5": "ui-tars", "uground": "grounding-point",
     "os-atlas": "grounding-point", "qwen2.5-vl-instruct": "qwen2.5-vl", "canonical": "gui-agent",

@@ -111,11 +111,9 @@ class EpisodeRunner:
     """One worker's display, browser and agent; runs episodes one after another."""
 
     def __init__(self, config: BenchConfig, display: str) -> None:
-        from ...agent import Agent, AgentHooks
         from ...config import Settings
-        from ...control.pyautogui_controller import PyAutoGuiController
-        from ...desktop import LiveDesktop
-        from ...planner import offline_planner
+        from ...engine import Engine
+        from ...step import AgentHooks
 
         self.config = config
         self.display = display
@@ -123,16 +121,15 @@ class EpisodeRunner:
         self.shots_dir.mkdir(parents=True, exist_ok=True)
         self.browser = Chromium(display, task_url(config.tasks[0]), BrowserOptions(scale=config.scale))
         self.page = MiniWobPage(self.browser.start())
-        self.controller = PyAutoGuiController()
-        self.desktop = LiveDesktop(self.controller)
         settings = Settings(safety="allow", max_steps=config.max_steps,
                             max_seconds=config.episode_seconds, runs_dir=config.out_dir / "runs",
                             save_screenshots=True)
-        self.agent = Agent(self.desktop, offline_planner(), settings=settings,
-                           hooks=AgentHooks(on_step=self._after_step))
+        self.agent = Engine.from_settings(settings, hooks=AgentHooks(on_step=self._after_step),
+                                          use_memory=False)
+        self.controller = self.agent.desktop.controller
         parser = self.agent.parser
         if parser is not None:  # load the OCR models now, not inside the first episode's time
-            parser.parse(self.desktop.observe().image)  # type: ignore[attr-defined]
+            parser.parse(self.agent.observe().image)
 
     def _after_step(self, _step: object) -> None:
         if self.page.state().done:
@@ -203,7 +200,7 @@ class EpisodeRunner:
                 shutil.copyfile(source, shot)
                 return str(shot)
         shot = self.shots_dir / f"{task}-{index:02d}.png"
-        self.desktop.observe().image.save(shot)
+        self.agent.observe().image.save(shot)
         return str(shot)
 
     def close(self) -> None:

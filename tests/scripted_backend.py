@@ -12,9 +12,9 @@ import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from ..backends.base import GenerationSettings, Message
-from ..deadline import Deadline
-from ..errors import PlanningError
+from gui_agent.backends.base import GenerationSettings, Message
+from gui_agent.deadline import Deadline
+from gui_agent.errors import PlanningError
 
 log = logging.getLogger(__name__)
 
