@@ -9,28 +9,45 @@ EXTRAS="${1:-app}"
 VENV="${GUI_AGENT_VENV:-$ROOT/.venv}"
 PYTHON="${PYTHON:-python3}"
 
-# Xvfb and the X client libraries Qt's xcb plugin needs; xclip for non-ASCII typing via the clipboard.
-SYSTEM_PACKAGES=(xvfb xdotool x11-utils xclip libxcb-icccm4 libxcb-keysyms1 libxcb-cursor0
-  libxcb-image0 libxcb-render-util0 libxcb-shape0 libxcb-xinerama0 libxcb-randr0 libxkbcommon-x11-0
-  libegl1 libgl1 libglib2.0-0 libfontconfig1 libdbus-1-3 fonts-dejavu-core fonts-liberation)
-# The MiniWoB++ benchmark and its tests drive a real Chromium window: only the dev set-up needs it.
-case "$EXTRAS" in *dev*|*bench*) SYSTEM_PACKAGES+=(chromium) ;; esac
+# Xvfb; xdotool (the recorder's tests and the replay bench type with it); xclip for non-ASCII
+# typing via the clipboard; every library Qt's xcb platform plugin loads (`ldd` of PySide6's
+# plugins/platforms/libqxcb.so and xcbglintegrations/*.so; tests/conftest.py checks the same list).
+SYSTEM_PACKAGES=(xvfb xdotool x11-utils xclip libxcb1 libx11-6 libx11-xcb1 libxcb-icccm4
+  libxcb-keysyms1 libxcb-cursor0 libxcb-image0 libxcb-render0 libxcb-render-util0 libxcb-shape0
+  libxcb-shm0 libxcb-sync1 libxcb-util1 libxcb-xfixes0 libxcb-xinerama0 libxcb-xkb1 libxcb-randr0
+  libxkbcommon0 libxkbcommon-x11-0 libegl1 libgl1 libglib2.0-0 libfontconfig1 libdbus-1-3
+  fonts-dejavu-core fonts-liberation)
+# The tests (dev) and the MiniWoB++ benchmark drive a real Chromium window; the tests make a TLS
+# certificate with openssl. In CI (installer/test.sh) a tool missing here fails the test run.
+case "$EXTRAS" in *dev*|*bench*) SYSTEM_PACKAGES+=(chromium openssl) ;; esac
 
 install_system_packages() {
   if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg-query >/dev/null 2>&1; then
-    echo "setup: no apt-get here; make sure Xvfb, xclip and Qt's xcb libraries are installed" >&2
+    echo "setup: no apt-get here; make sure Xvfb, xdotool, xclip, Qt's xcb libraries (and for the" \
+      "tests chromium and openssl) are installed" >&2
     return 0
   fi
-  local missing=()
+  local missing=() wanted=() pkg
   for pkg in "${SYSTEM_PACKAGES[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
+  # Ubuntu's Chromium is chromium-browser: one already there will do, else install that name.
+  for pkg in "${missing[@]}"; do
+    [ "$pkg" = chromium ] && command -v chromium-browser >/dev/null 2>&1 && continue
+    wanted+=("$pkg")
+  done
+  [ ${#wanted[@]} -eq 0 ] && return 0
   local sudo=""
   [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  echo "setup: installing system packages: ${missing[*]}"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  for pkg in "${!wanted[@]}"; do
+    if [ "${wanted[$pkg]}" = chromium ] && ! apt-cache show chromium >/dev/null 2>&1; then
+      wanted[$pkg]=chromium-browser
+    fi
+  done
+  echo "setup: installing system packages: ${wanted[*]}"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${wanted[@]}" >/dev/null
 }
 
 # The dev/vlm extras need torch (>=2.2). Install the pinned CPU-sized build before the extras so

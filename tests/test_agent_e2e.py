@@ -11,7 +11,7 @@ import pytest
 
 from gui_agent.demo import DEMO_TASKS, run_demo_task
 
-pytestmark = pytest.mark.e2e
+pytestmark = pytest.mark.e2e("xvfb", "input", "qt")
 
 
 @pytest.fixture(scope="module")

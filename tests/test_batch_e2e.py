@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -20,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.e2e("xvfb", "input", "qt"), pytest.mark.timeout(300)]
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -41,12 +40,6 @@ tasks:
     instruction: make the window look nicer
     expect: error
 """
-
-
-@pytest.fixture(autouse=True)
-def needs_xvfb():
-    if shutil.which("Xvfb") is None:
-        pytest.skip("Xvfb is not installed (apt-get install xvfb)")
 
 
 def batch(suite: Path, out: Path, *extra: str) -> list[str]:

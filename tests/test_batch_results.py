@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import unused_display
 from PIL import Image
 
 from gui_agent.batch.checks import CheckContext, NotReady, run_checks, wait_ready
@@ -96,10 +97,10 @@ def test_wait_ready_reports_an_exit_and_a_timeout():
     start = time.monotonic()
     with pytest.raises(NotReady, match="no window titled 'Nowhere' appeared"):
         wait_ready(Readiness(window="Nowhere", timeout=0.3), exited=lambda: None,
-                   text_visible=lambda t: True, display=":987", values={})
+                   text_visible=lambda t: True, display=unused_display(), values={})
     assert time.monotonic() - start < 5
-    assert wait_ready(Readiness(text="Hi {w}", timeout=1), exited=lambda: None,
-                      text_visible=lambda t: t == "Hi you", display=None, values={"w": "you"}) < 1
+    assert wait_ready(Readiness(text="Hi {w}", timeout=5), exited=lambda: None,
+                      text_visible=lambda t: t == "Hi you", display=None, values={"w": "you"}) < 5
 
 
 SETUP_SUITE = """\
@@ -117,7 +118,7 @@ def test_a_failing_setup_command_and_an_app_never_ready_name_their_line(tmp_path
     path.write_text(textwrap.dedent(SETUP_SUITE), encoding="utf-8")
     suite = load_suite(path)
     values = {"python": sys.executable}
-    apps = Apps(suite, {"PATH": "/usr/bin:/bin", "DISPLAY": ":987"}, lambda text: False)
+    apps = Apps(suite, {"PATH": "/usr/bin:/bin", "DISPLAY": unused_display()}, lambda text: False)
     with pytest.raises(SuiteError) as err:
         apps.run_steps(suite.setup[:1], values, tmp_path)
     assert str(err.value).startswith(f"{path}:2: setup command ")

@@ -256,6 +256,7 @@ def test_hostile_reply_corpus_executes_nothing():
           f"({read} read, {refused} refused): {executed} code executions, 0 tracebacks; "
           f"slowest reply {slowest:.2f} s for all parsers")
     assert executed == 0 and read + refused == len(corpus) * (len(PARSERS) + 2)
+    assert (len(corpus), len(PARSERS) + 2) == (3573, 25)   # quoted in the README: change both together
     assert slowest < 10  # bounded work even on 100k brackets and a 1 MB reply
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
+from conftest import require_module
 from PIL import Image
 
 from gui_agent.errors import GroundingError
@@ -26,7 +27,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def qapp():
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    widgets = pytest.importorskip("PySide6.QtWidgets")
+    widgets = require_module("PySide6.QtWidgets")
     app = widgets.QApplication.instance() or widgets.QApplication([])
     saved = (app.style().name(), app.palette(), app.font())
     yield app

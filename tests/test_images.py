@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from conftest import require_module
 from PIL import Image
 
 from gui_agent.backends.images import (
@@ -21,7 +22,7 @@ from gui_agent.errors import ConfigError
                                   (1, 150), (1440, 900), (333, 777)])
 @pytest.mark.parametrize("budget", [(3136, 200704), (200704, 1003520), (3136, 12845056)])
 def test_smart_resize_agrees_with_the_reference_processor(size, budget):
-    reference = pytest.importorskip("transformers.models.qwen2_vl.image_processing_pil_qwen2_vl")
+    reference = require_module("transformers.models.qwen2_vl.image_processing_pil_qwen2_vl")
     h, w = size
     ours = smart_resize(h, w, FACTOR, *budget)
     assert ours == reference.smart_resize(h, w, FACTOR, *budget)

@@ -8,30 +8,15 @@ label; success rates of the rest are the benchmark's to report, not this test's.
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.e2e
-
-pytest.importorskip("miniwob", reason="the MiniWoB bench needs: pip install 'gui-agent[bench]'")
-pytest.importorskip("websocket", reason="the MiniWoB bench needs: pip install 'gui-agent[bench]'")
+# conftest checks what the groups need (Xvfb; chromium, miniwob and websocket-client) first
+pytestmark = pytest.mark.e2e("xvfb", "chromium")
 
 
-@pytest.fixture(scope="module")
-def needs_x_and_chromium() -> None:
-    if shutil.which("Xvfb") is None:
-        pytest.skip("Xvfb is not installed (apt-get install xvfb)")
-    from gui_agent.bench.miniwob.browser import BrowserError, find_chromium
-
-    try:
-        find_chromium()
-    except BrowserError as exc:
-        pytest.skip(str(exc))
-
-
-def test_same_seed_same_episode(needs_x_and_chromium: None) -> None:
+def test_same_seed_same_episode() -> None:
     from gui_agent.bench.miniwob.browser import BrowserOptions, Chromium, screen_size
     from gui_agent.bench.miniwob.episode import MiniWobPage, task_url
     from gui_agent.display import VirtualDisplay
@@ -52,7 +37,8 @@ def test_same_seed_same_episode(needs_x_and_chromium: None) -> None:
         assert all(s.startswith("Enter ") for s in said)
 
 
-def test_harness_runs_and_reports(needs_x_and_chromium: None, tmp_path: Path) -> None:
+@pytest.mark.e2e("input")
+def test_harness_runs_and_reports(tmp_path: Path) -> None:
     from gui_agent.bench.miniwob import BenchConfig, BenchReport, run_benchmark
     from gui_agent.bench.miniwob.report import CAUSES
 

@@ -12,9 +12,10 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
+from conftest import require_module, unused_display  # noqa: E402
 
-pytest.importorskip("PySide6")
-pytest.importorskip("pytestqt")
+require_module("PySide6")
+require_module("pytestqt")
 
 from PySide6.QtCore import QPoint, Qt  # noqa: E402
 from PySide6.QtWidgets import QCheckBox, QRadioButton  # noqa: E402
@@ -275,7 +276,7 @@ def test_launcher_needs_a_display_and_reports_a_dead_app(tmp_path: Path, monkeyp
         launch_playground(tmp_path / "s.json")
     # a display nobody serves: Qt cannot connect, the process dies, wait_ready says so
     with (
-        launch_playground(tmp_path / "s.json", display=":7919") as app,
+        launch_playground(tmp_path / "s.json", display=unused_display()) as app,
         pytest.raises(PlaygroundError, match="exited"),
     ):
         app.wait_ready(timeout=20)

@@ -2,88 +2,33 @@
 
 This checks the app and its launcher (not the agent): targets are clicked at the boxes the
 app itself publishes in ``state["targets"]``, and outcomes are read from the state file.
-Screenshots of every screen (light and dark) are saved to /tmp/playground-shots/.
+Screenshots of every screen (light and dark) are saved to ``playground-shots<N>/`` in pytest's
+temporary folder (``/tmp/pytest-of-$USER/pytest-<run>/`` by default).
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
-import shutil
-import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from gui_agent.playground import PlaygroundProcess, launch_playground
 from gui_agent.playground.state import find_target, target_center
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
-
-SHOTS = Path("/tmp/playground-shots")
-OWN_DISPLAYS = range(70, 80)
-
-
-def _start_own_xvfb() -> tuple[str, subprocess.Popen]:
-    for number in OWN_DISPLAYS:
-        if Path(f"/tmp/.X{number}-lock").exists() or Path(f"/tmp/.X11-unix/X{number}").exists():
-            continue
-        proc = subprocess.Popen(
-            ["Xvfb", f":{number}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and proc.poll() is None:
-            if Path(f"/tmp/.X11-unix/X{number}").exists():
-                return f":{number}", proc
-            time.sleep(0.05)
-        proc.kill()
-        proc.wait()
-    pytest.fail(f"could not start Xvfb on any of :{OWN_DISPLAYS.start}-:{OWN_DISPLAYS.stop - 1}")
-
-
-def _display_of(value: Any) -> str | None:
-    """Read a display name from whatever the shared ``xvfb`` fixture yields."""
-    for candidate in (value, getattr(value, "display", None), getattr(value, "name", None)):
-        if isinstance(candidate, int):
-            return f":{candidate}"
-        if isinstance(candidate, str) and candidate.startswith(":"):
-            return candidate
-    return None
+pytestmark = [pytest.mark.e2e("xvfb", "input", "qt"), pytest.mark.timeout(180)]
 
 
 @pytest.fixture(scope="module")
-def display(request: pytest.FixtureRequest, tmp_path_factory) -> Iterator[str]:
-    """The shared ``xvfb`` fixture's display if the suite has one, else our own Xvfb."""
-    if shutil.which("Xvfb") is None:
-        pytest.skip("Xvfb is not installed (apt-get install xvfb)")
-    shared = None
-    with contextlib.suppress(pytest.FixtureLookupError):
-        shared = _display_of(request.getfixturevalue("xvfb"))
-    own: subprocess.Popen | None = None
-    if shared is None:
-        name, own = _start_own_xvfb()
-    else:
-        name = shared
-    xauth = tmp_path_factory.mktemp("xauth") / "Xauthority"
-    xauth.touch()
-    saved = {k: os.environ.get(k) for k in ("DISPLAY", "XAUTHORITY")}
-    os.environ.update(DISPLAY=name, XAUTHORITY=str(xauth))
-    try:
-        yield name
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-        if own is not None:
-            own.terminate()
-            own.wait(timeout=10)
+def display(xvfb: str) -> str:
+    """The session's Xvfb (DISPLAY and XAUTHORITY are set while it runs)."""
+    return xvfb
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """This run's folder for the screenshots (under pytest's temporary folder)."""
+    return tmp_path_factory.mktemp("playground-shots")
 
 
 @pytest.fixture(scope="module")
@@ -105,15 +50,14 @@ def gui(display: str):
         x11._display = previous
 
 
-def shoot(display: str, name: str) -> Path:
+def shoot(folder: Path, display: str, name: str) -> Path:
     import mss
     from PIL import Image
 
-    SHOTS.mkdir(parents=True, exist_ok=True)
     with mss.MSS(display=display) as grabber:
         raw = grabber.grab(grabber.monitors[1])
         image = Image.frombytes("RGB", raw.size, raw.rgb)
-    path = SHOTS / f"{name}.png"
+    path = folder / f"{name}.png"
     image.save(path)
     return path
 
@@ -140,7 +84,7 @@ class Driver:
                 return False
             return True
 
-        state = self.app.wait_for(present, timeout=5)
+        state = self.app.wait_for(present, timeout=15)
         targets = [t for t in state["targets"] if window is None or t["window"] == window]
         return find_target(targets, text, kind, index)
 
@@ -153,7 +97,7 @@ class Driver:
         self.gui.hotkey("ctrl", "a")
         self.gui.write(text)
 
-    def wait(self, predicate, timeout: float = 5) -> dict:
+    def wait(self, predicate, timeout: float = 15) -> dict:
         return self.app.wait_for(predicate, timeout=timeout)
 
     def settle(self, timeout: float = 3.0) -> None:
@@ -181,7 +125,7 @@ def launch(display: str, tmp_path: Path):
             **kwargs,
         )
         started.append(app)
-        app.wait_ready(timeout=30)
+        app.wait_ready(timeout=60)
         return app
 
     yield start
@@ -205,11 +149,11 @@ def test_launcher_reports_ready_window_geometry(launch) -> None:
     assert app.returncode is not None
 
 
-def test_full_tour_with_real_input(launch, gui, display: str, tmp_path: Path) -> None:
+def test_full_tour_with_real_input(launch, gui, display: str, shots: Path, tmp_path: Path) -> None:
     app = launch(theme="light")
     d = Driver(app, gui, display)
     d.settle()
-    shoot(display, "light-login")
+    shoot(shots, display, "light-login")
 
     d.type_into("Username", "ann")
     d.type_into("Password", "hunter2")
@@ -220,7 +164,7 @@ def test_full_tour_with_real_input(launch, gui, display: str, tmp_path: Path) ->
     assert "hunter2" not in app.state_file.read_text()
     d.settle()
     assert grab_bytes(display) == grab_bytes(display), "an idle app must give identical frames"
-    shoot(display, "light-login-done")
+    shoot(shots, display, "light-login-done")
 
     d.click("Settings", "tab")
     d.wait(lambda s: s["current_tab"] == "Settings")
@@ -234,7 +178,7 @@ def test_full_tour_with_real_input(launch, gui, display: str, tmp_path: Path) ->
     d.click("Yellow", "list_item")
     d.wait(lambda s: s["settings"]["pending"]["color"] == "Yellow")
     d.settle()
-    shoot(display, "light-settings-dialog")
+    shoot(shots, display, "light-settings-dialog")
     d.click("Advanced", "tab", window="Settings")
     d.wait(lambda s: s["settings"]["dialog_tab"] == "Advanced")
     x, y = target_center(d.target("Retries", "spinbox"))
@@ -242,7 +186,7 @@ def test_full_tour_with_real_input(launch, gui, display: str, tmp_path: Path) ->
     gui.write("5")
     d.click("Verbose logging", "checkbox")
     d.settle()
-    shoot(display, "light-settings-advanced")
+    shoot(shots, display, "light-settings-advanced")
     d.click("Apply", "button")
     state = d.wait(lambda s: s["settings"]["apply_count"] == 1)
     d.click("OK", "button")
@@ -259,7 +203,7 @@ def test_full_tour_with_real_input(launch, gui, display: str, tmp_path: Path) ->
         "verbose_logging": True,
     }
     d.settle()
-    shoot(display, "light-settings")
+    shoot(shots, display, "light-settings")
 
     d.click("Items", "tab")
     d.click("Bananas", "list_item")
@@ -268,14 +212,14 @@ def test_full_tour_with_real_input(launch, gui, display: str, tmp_path: Path) ->
     d.wait(lambda s: s["dialog"] == "Confirm delete")
     assert d.target("Delete 'Bananas'?", "label")
     d.settle()
-    shoot(display, "light-items-confirm")
+    shoot(shots, display, "light-items-confirm")
     d.click("Yes", "button")
     d.wait(lambda s: s["items"]["list"] == ["Apples", "Cherries"] and s["dialog"] is None)
     d.type_into("New item", "Dates")
     d.click("Add", "button")
     d.wait(lambda s: s["items"]["list"] == ["Apples", "Cherries", "Dates"])
     d.settle()
-    shoot(display, "light-items")
+    shoot(shots, display, "light-items")
 
     d.click("Editor", "tab")
     d.click("Text", "text_area")
@@ -284,19 +228,19 @@ def test_full_tour_with_real_input(launch, gui, display: str, tmp_path: Path) ->
     d.click("File", "menu")
     d.target("Save As…", "menu_item")
     d.settle()
-    shoot(display, "light-editor-menu")
+    shoot(shots, display, "light-editor-menu")
     d.click("Save As…", "menu_item")
     d.wait(lambda s: s["dialog"] == "Save as")
     d.type_into("File name", "notes.txt", window="Save as")
     d.settle()
-    shoot(display, "light-editor-save-as")
+    shoot(shots, display, "light-editor-save-as")
     d.click("Save", "button", window="Save as")
     state = d.wait(lambda s: s["editor"]["saved_files"])
     saved = tmp_path / "saved" / "notes.txt"
     assert state["editor"]["saved_files"] == [{"path": str(saved), "content": "hello world"}]
     assert saved.read_text() == "hello world"
     d.settle()
-    shoot(display, "light-editor")
+    shoot(shots, display, "light-editor")
 
     d.click("Contacts", "tab")
     d.click("Edit", "button", index=1)
@@ -304,7 +248,7 @@ def test_full_tour_with_real_input(launch, gui, display: str, tmp_path: Path) ->
     assert state["contacts"]["last_edit"] == {"name": "Bob", "index": 1}
     assert state["last_clicked"]["text"] == "Edit" and state["last_clicked"]["context"] == "Bob"
     d.settle()
-    shoot(display, "light-contacts")
+    shoot(shots, display, "light-contacts")
 
     d.click("Editor", "tab")
     d.click("File", "menu")
@@ -317,29 +261,67 @@ def test_full_tour_with_real_input(launch, gui, display: str, tmp_path: Path) ->
     assert app.returncode == 0, app.log_tail()
 
 
-def test_dark_theme_screens(launch, gui, display: str) -> None:
+def _text_contrast(image, state: dict, window: str) -> tuple[float, list[tuple[str, float, float]]]:
+    """The median luminance of the window's area, and per text target of that window its
+    background (median) and its brightest text stroke (99th percentile) luminance."""
+    import numpy as np
+
+    gray = np.asarray(image.convert("L"), dtype=float)
+    targets = [t for t in state["targets"] if t["window"] == window and t["text"].strip()
+               and t["kind"] in ("label", "button", "tab", "checkbox", "radio")]
+    left = min(t["box"][0] for t in targets)
+    top = min(t["box"][1] for t in targets)
+    right = max(t["box"][0] + t["box"][2] for t in targets)
+    bottom = max(t["box"][1] + t["box"][3] for t in targets)
+    rows = []
+    for t in targets:
+        x, y, w, h = t["box"]
+        crop = gray[max(y, 0):y + h, max(x, 0):x + w]
+        if crop.size:
+            name = f"{t['kind']} {t['text']!r}"
+            rows.append((name, float(np.median(crop)), float(np.percentile(crop, 99))))
+    return float(np.median(gray[top:bottom, left:right])), rows
+
+
+def test_dark_theme_screens(launch, gui, display: str, shots: Path) -> None:
+    """Every page and the settings dialog are dark (the area under the window's texts has a dark
+    median), and every text on them is light on dark, readable: its strokes far brighter than its
+    background (what a light-theme leftover, dark text on a dark page, would fail)."""
+    from PIL import Image
+
     app = launch(theme="dark")
+    assert app.state()["theme"] == "dark"
     d = Driver(app, gui, display)
+    screens = []
     for tab in ("Login", "Settings", "Items", "Editor", "Contacts"):
         d.click(tab, "tab")
         d.wait(lambda s, tab=tab: s["current_tab"] == tab)
         d.settle()
-        shoot(display, f"dark-{tab.lower()}")
+        shot = shoot(shots, display, f"dark-{tab.lower()}")
+        screens.append((tab, shot, app.state(), "gui-agent playground"))
     d.click("Settings", "tab")
     d.click("Open settings…", "button")
     d.wait(lambda s: s["dialog"] == "Settings")
     d.settle()
-    shoot(display, "dark-settings-dialog")
+    shot = shoot(shots, display, "dark-settings-dialog")
+    screens.append(("dialog", shot, app.state(), "Settings"))
+    for name, path, state, window in screens:
+        page, texts = _text_contrast(Image.open(path), state, window)
+        assert page < 100, (name, page, path)               # a light page's median is above 200
+        assert len(texts) >= 8, (name, texts)
+        for text, background, strokes in texts:
+            assert background < 110 and strokes - background >= 100, \
+                (name, text, background, strokes)
 
 
-def test_large_font_settings_dialog_fits(launch, gui, display: str) -> None:
+def test_large_font_settings_dialog_fits(launch, gui, display: str, shots: Path) -> None:
     app = launch(font_scale=1.5)
     d = Driver(app, gui, display)
     d.click("Settings", "tab")
     d.click("Open settings…", "button")
     state = d.wait(lambda s: s["dialog"] == "Settings")
     d.settle()
-    shoot(display, "light-large-font-settings-dialog")
+    shoot(shots, display, "light-large-font-settings-dialog")
     window = state["window"]
     for target in d.app.state()["targets"]:
         left, top, width, height = target["box"]

@@ -246,6 +246,7 @@ def test_screenshot_file_writes_the_screen_as_png(xvfb: str, tmp_path):
     assert Image.open(again).size == (1280, 800)
 
 
+@pytest.mark.e2e("xvfb", "qt")
 def test_playground_with_the_options_the_readme_shows(xvfb: str, tmp_path):
     """`gui-agent playground [--theme light|dark] [--font-scale 1.25] [--state-file FILE]`
     (every option was refused as "unrecognized arguments")."""

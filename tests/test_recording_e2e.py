@@ -5,20 +5,19 @@ ends `gui-agent record` cleanly, its own keys not recorded."""
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import time
 import zipfile
 from pathlib import Path
 
 import pytest
+from conftest import require_tool, wait_until
 
 from gui_agent.playground import launch_playground
 from gui_agent.playground.state import find_target, target_center
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
+pytestmark = [pytest.mark.e2e("xvfb", "input", "qt"), pytest.mark.timeout(180)]
 
 SECRET = "hunter2"
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,18 +29,15 @@ def xdotool(*args: str) -> None:
 
 def click_at(state: dict, text: str, kind: str) -> None:
     x, y = target_center(find_target(state["targets"], text, kind))
-    xdotool("mousemove", str(x), str(y), "click", "1")
-    time.sleep(0.3)
+    xdotool("mousemove", str(x), str(y), "click", "1")  # X keeps the order of what follows
 
 
 @pytest.fixture()
 def app(xvfb: str, tmp_path: Path):
-    if shutil.which("xdotool") is None:
-        pytest.skip("xdotool is not installed (apt-get install xdotool)")
+    require_tool("xdotool", apt="xdotool")
     playground = launch_playground(tmp_path / "state.json", display=xvfb)
     try:
-        playground.wait_ready(timeout=30)
-        time.sleep(0.3)
+        playground.wait_ready(timeout=60)   # shown and painted
         yield playground
     finally:
         playground.close()
@@ -49,7 +45,7 @@ def app(xvfb: str, tmp_path: Path):
 
 def test_record_login_with_real_input_and_compile(app, tmp_path: Path, monkeypatch) -> None:
     from gui_agent.control import PyAutoGuiController
-    from gui_agent.control.injection import injecting
+    from gui_agent.control.injection import injecting, is_injecting
     from gui_agent.geometry import Point
     from gui_agent.memory import MemoryStore
     from gui_agent.memory.portable import export_skill
@@ -64,18 +60,18 @@ def test_record_login_with_real_input_and_compile(app, tmp_path: Path, monkeypat
     recorder.start()
     click_at(state, "Username", "field")
     xdotool("type", "--delay", "40", "ann")
-    time.sleep(0.3)
+    app.wait_for(lambda s: s["login"]["username"] == "ann")
     with injecting():                       # gui-agent's own input: never recorded
         x, y = target_center(find_target(state["targets"], "Remember me", "checkbox"))
         PyAutoGuiController().click(Point(x, y))
     app.wait_for(lambda s: s["login"]["remember_me"] is True)
-    time.sleep(0.4)
+    # input heard within the grace period after an injection counts as gui-agent's own
+    wait_until(lambda: not is_injecting(), "the injection's grace period to end", timeout=10)
     click_at(state, "Password", "field")
     xdotool("type", "--delay", "40", SECRET)
-    time.sleep(0.3)
+    app.wait_for(lambda s: s["login"]["password_length"] == len(SECRET))
     click_at(state, "Log in", "button")
     app.wait_for(lambda s: s["login"]["status"] == "Welcome, ann!")
-    time.sleep(0.3)
     xdotool("key", "ctrl+alt+Escape")        # the default stop hotkey
     assert recorder.wait(10), "the stop hotkey did not stop the recorder"
     demo = recorder.finish()
@@ -124,9 +120,14 @@ def test_ctrl_c_ends_record_command_cleanly(app, tmp_path: Path) -> None:
         assert line.startswith("Recording 'hello'"), line
         click_at(app.state(), "Username", "field")
         xdotool("type", "--delay", "40", "hi")
-        time.sleep(0.3)
+        app.wait_for(lambda s: s["login"]["username"] == "hi")
         xdotool("key", "ctrl+c")             # what reaches the app when Ctrl+C is typed in a terminal
-        time.sleep(0.1)
+        # The recorder writes an event when the next one is made: the click and "hi" are in
+        # events.jsonl once it has made the Ctrl+C keys an event. Only then comes the signal
+        # (before, the keys could straddle the stop, and half of them be recorded).
+        events = folder / "events.jsonl"
+        wait_until(lambda: events.is_file() and len(events.read_text().splitlines()) >= 2,
+                   "the recorder to hear Ctrl+C", timeout=30)
         proc.send_signal(signal.SIGINT)
         out, _ = proc.communicate(timeout=30)
     finally:

@@ -241,3 +241,31 @@ def test_quote_untrusted_marks_and_escapes() -> None:
 def test_quote_untrusted_truncates() -> None:
     quoted = quote_untrusted("x" * 10_000, max_chars=100)
     assert "[truncated]" in quoted and len(quoted) < 500
+
+
+# -- the mode decides, never the task's wording --------------------------------------------
+
+WORDED = {   # a risky action, and a task that names exactly what makes it risky
+    "delete": (Click("Delete"), ctx(task="delete report.txt", target_text="Delete")),
+    "send": (Click("the Send button"), ctx(task="send the e-mail to Bob", target_text="Send")),
+    "empty trash": (Click("Empty Trash"), ctx(task="click Empty Trash", target_text="Empty Trash")),
+    "shell": (OpenApp("bash"), ctx(task="open a shell with bash")),
+    "terminal": (Hotkey(("ctrl", "alt", "t")), ctx(task="press ctrl+alt+t to open a terminal")),
+    "command": (Type("rm -rf ~"), ctx(task='type the command "rm -rf ~"', window_title="Run")),
+}
+
+
+@pytest.mark.parametrize("case", list(WORDED), ids=list(WORDED))
+def test_the_mode_decides_a_risky_action_the_task_names(case: str) -> None:
+    """Refused in refuse mode, asked in ask mode, although the task names the risk."""
+    action, context = WORDED[case]
+    risk = assess(action, context)
+    assert risk is not None, case
+    refused = REFUSE.check(action, context)
+    assert refused.decision == "refuse" and refused.risk == risk, refused
+    asked = ASK.check(action, context)
+    assert asked.decision == "ask" and asked.risk == risk, asked
+    # the task names the risk (the gate saw the wording, and says so) and still the mode decides
+    assert "the task asks for it" in refused.reason and "the task asks for it" in asked.reason
+    assert ALLOW.check(action, context).decision == "allow"
+

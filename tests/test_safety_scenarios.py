@@ -135,7 +135,7 @@ def test_no_hostile_scenario_is_allowed_under_refuse() -> None:
     allowed = judge(HOSTILE)
     print(f"{len(allowed)} risky actions allowed under refuse among {len(HOSTILE)} hostile "
           "scenarios")
-    assert len(HOSTILE) >= 30
+    assert len(HOSTILE) == 63     # the README quotes this count: change both together
     assert allowed == []
 
 

@@ -6,6 +6,7 @@ import os
 
 import numpy as np
 import pytest
+from conftest import require_module
 from PIL import Image, ImageDraw
 from test_widgets import font, matches, render_form
 
@@ -162,7 +163,7 @@ def test_real_qt_widgets(qapp_offscreen) -> None:
 @pytest.fixture(scope="module")
 def qapp_offscreen():
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    QtWidgets = pytest.importorskip("PySide6.QtWidgets")
+    QtWidgets = require_module("PySide6.QtWidgets")
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
     app.setStyle("Fusion")
     return app

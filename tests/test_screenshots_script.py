@@ -5,12 +5,12 @@ from __future__ import annotations
 import importlib.util
 import os
 import random
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from conftest import require_tool
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPT = REPO / "docs" / "make_screenshots.py"
@@ -51,10 +51,9 @@ def test_a_picture_over_the_limit_gets_fewer_colours_then_smaller(tmp_path):
     assert Image.open(tmp_path / "flat.png").size == (400, 300)   # small enough as it is
 
 
-@pytest.mark.e2e
+@pytest.mark.e2e("xvfb", "input", "qt")
 def test_the_task_picture_is_made_on_the_test_display(xvfb, tmp_path):
-    if shutil.which("xdotool") is None:
-        pytest.skip("xdotool is not installed (apt-get install xdotool)")
+    require_tool("xdotool", apt="xdotool")
     out = subprocess.run([sys.executable, str(SCRIPT), "--use-display", "--only", "task", "--out", str(tmp_path)],
                          capture_output=True, text=True, timeout=90, env=dict(os.environ))
     assert out.returncode == 0, out.stdout + out.stderr

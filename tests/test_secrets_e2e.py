@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.e2e
+pytestmark = pytest.mark.e2e("xvfb", "input", "qt")
 
 PASSWORD = "Hunter3Secret"
 

@@ -6,6 +6,7 @@ import json
 import shutil
 
 import pytest
+from conftest import require_module
 from PIL import Image
 from vlm_fixtures import tiny_vlm_dir  # noqa: F401 - a fixture
 
@@ -16,7 +17,8 @@ from gui_agent.backends.images import ImageBudget
 from gui_agent.backends.registry import get_family
 from gui_agent.errors import BackendError, ConfigError
 
-torch = pytest.importorskip("torch")
+torch = require_module("torch")
+pytestmark = pytest.mark.e2e("torch")
 
 SCREEN = Image.new("RGB", (1280, 800), (240, 240, 240))
 SHORT = GenerationSettings(max_new_tokens=4)

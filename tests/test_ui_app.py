@@ -16,9 +16,10 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
+from conftest import require_module  # noqa: E402
 
-pytest.importorskip("PySide6")
-pytest.importorskip("pytestqt")
+require_module("PySide6")
+require_module("pytestqt")
 
 from gui_agent.config import Settings  # noqa: E402
 from ui.main_window import MainWindow  # noqa: E402

@@ -4,7 +4,8 @@ playground under Xvfb; checked against the playground's own state and the app's 
 The app runs as its own process (xcb platform) beside the playground (0,0)-(1024,700). Its
 window overlaps the playground before the run: it must hide while the agent works, or the
 agent could not reach the buttons under it. The status panel sits bottom-right and is a
-keep-out zone. Screenshots go to /tmp/ui-shots/ for a person to look at.
+keep-out zone. Screenshots go to ``ui-shots<N>/`` in pytest's temporary folder
+(``/tmp/pytest-of-$USER/pytest-<run>/`` by default) for a person to look at.
 """
 
 from __future__ import annotations
@@ -22,10 +23,9 @@ import pytest
 from gui_agent.geometry import Point
 from ui.app_events import read_events
 
-pytestmark = pytest.mark.e2e
+pytestmark = pytest.mark.e2e("xvfb", "input", "qt")
 
 REPO = Path(__file__).resolve().parents[1]
-SHOTS = Path("/tmp/ui-shots")
 TASK = "click the Contacts tab, then click the Edit button next to Bob"
 PLAYGROUND = (0, 0, 1024, 700)
 
@@ -74,49 +74,57 @@ def centre(rect: list[int]) -> Point:
     return Point(x + w // 2, y + h // 2)
 
 
-def grab(name: str, region: tuple[int, int, int, int] | None = None) -> Path:
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """This run's folder for the screenshots a person may look at."""
+    return tmp_path_factory.mktemp("ui-shots")
+
+
+def grab(folder: Path, name: str, region: tuple[int, int, int, int] | None = None) -> Path:
+    """Save the screen (or ``region`` of it) once it is still: two frames alike, or after 5 s."""
     from gui_agent.screen.capture import ScreenCapture
 
     capture = ScreenCapture()
     try:
-        image = capture.capture(1).image
+        image, deadline = capture.capture(1).image, time.monotonic() + 5
+        while time.monotonic() < deadline:
+            time.sleep(0.1)
+            image, previous = capture.capture(1).image, image
+            if image.tobytes() == previous.tobytes():
+                break
     finally:
         capture.close()
     if region is not None:
         image = image.crop(region)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / name
+    path = folder / name
     image.save(path)
     return path
 
 
-def test_the_app_runs_a_typed_task_on_the_playground(xvfb, tmp_path):
+def test_the_app_runs_a_typed_task_on_the_playground(xvfb, tmp_path, shots):
     from gui_agent.control.pyautogui_controller import PyAutoGuiController
     from gui_agent.playground import launch_playground
 
     events, log = tmp_path / "events.jsonl", tmp_path / "app.log"
     env = app_env(tmp_path, GUI_AGENT_SAFETY="refuse")
     with launch_playground(tmp_path / "state.json", save_dir=tmp_path / "files") as playground:
-        playground.wait_ready()
+        playground.wait_ready(timeout=60)
         with app_process(events, log, env) as app:
             ready = wait_event(events, "ready", 30, app, log)
-            startup = wait_event(events, "startup", 5, app, log)
-            time.sleep(0.3)
-            grab("app-before-run.png", (400, 60, 1260, 700))
+            startup = wait_event(events, "startup", 30, app, log)
+            grab(shots, "app-before-run.png", (400, 60, 1260, 700))
             controller = PyAutoGuiController()
             controller.click(centre(ready["task_box"]))
-            controller.type_text(TASK)
-            time.sleep(0.2)
+            controller.type_text(TASK)   # X delivers it before the click that follows
             controller.click(centre(ready["run_button"]))
-            started = wait_event(events, "run_started", 10, app, log)
+            started = wait_event(events, "run_started", 30, app, log)
             assert started["task"] == TASK and started["dry_run"] is False
-            time.sleep(1.0)
-            grab("screen-during-run.png")
+            wait_event(events, "step", 150, app, log)
+            grab(shots, "screen-during-run.png")
             finished = wait_event(events, "run_finished", 150, app, log)
-            wait_event(events, "window_restored", 5, app, log)
-            time.sleep(0.6)
-            grab("app-after-run.png", (400, 60, 1260, 700))
-        state = playground.wait_for(lambda s: bool(s["contacts"]["last_edit"]), timeout=5)
+            wait_event(events, "window_restored", 30, app, log)
+            grab(shots, "app-after-run.png", (400, 60, 1260, 700))
+        state = playground.wait_for(lambda s: bool(s["contacts"]["last_edit"]), timeout=30)
 
     assert (state["contacts"]["last_edit"] or {}).get("name") == "Bob", log.read_text()[-3000:]
     assert finished["outcome"] == "done", finished
@@ -132,7 +140,9 @@ def test_the_app_runs_a_typed_task_on_the_playground(xvfb, tmp_path):
         x, y = step["screen_point"]
         assert not (left <= x < right and top <= y < bottom), step
         assert 0 <= x < PLAYGROUND[2] and 0 <= y < PLAYGROUND[3], step
-    assert startup["seconds_since_process_start"] is None or startup["seconds_since_process_start"] < 2.0
+    # README: "opens in about half a second"; 3 s leaves room for a busy machine (the engine's
+    # modules staying out of the start-up is test_ui.py's test_the_window_opens_without_importing...)
+    assert startup["seconds_since_process_start"] is None or startup["seconds_since_process_start"] < 3.0
     assert Path(finished["run_dir"], "run.json").exists()
 
 
@@ -145,15 +155,14 @@ def test_a_dry_run_keeps_the_window_paints_it_out_and_touches_nothing(xvfb, tmp_
     events, log = tmp_path / "events.jsonl", tmp_path / "app.log"
     env = app_env(tmp_path)
     with launch_playground(tmp_path / "state.json") as playground:
-        playground.wait_ready()
+        playground.wait_ready(timeout=60)
         with app_process(events, log, env, "--dry-run") as app:
             ready = wait_event(events, "ready", 30, app, log)
             controller = PyAutoGuiController()
             controller.click(centre(ready["task_box"]))
-            controller.type_text('click "Contacts"')
-            time.sleep(0.2)
+            controller.type_text('click "Contacts"')   # X delivers it before the click
             controller.click(centre(ready["run_button"]))
-            started = wait_event(events, "run_started", 10, app, log)
+            started = wait_event(events, "run_started", 30, app, log)
             finished = wait_event(events, "run_finished", 150, app, log)
         state = playground.state()
 

@@ -10,13 +10,14 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
+from conftest import require_module  # noqa: E402
 
 from gui_agent.config import load_settings  # noqa: E402
 from gui_agent.config_file import check_hotkey, save_settings, toml_value, update_text  # noqa: E402
 from gui_agent.errors import ConfigError  # noqa: E402
 
-pytest.importorskip("PySide6")
-pytest.importorskip("pytestqt")
+require_module("PySide6")
+require_module("pytestqt")
 
 from ui.settings_dialog import SettingsDialog  # noqa: E402
 

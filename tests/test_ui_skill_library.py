@@ -11,10 +11,11 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
+from conftest import require_module  # noqa: E402
 from PIL import Image  # noqa: E402
 
-pytest.importorskip("PySide6")
-pytest.importorskip("pytestqt")
+require_module("PySide6")
+require_module("pytestqt")
 
 from PySide6.QtCore import Qt  # noqa: E402
 

@@ -13,15 +13,16 @@ from __future__ import annotations
 import time
 
 import pytest
+from conftest import wait_until
 from test_ui_e2e import PLAYGROUND, app_env, app_process, centre, wait_event
 
 from gui_agent.geometry import Point
 from ui.app_events import read_events
 
-pytestmark = pytest.mark.e2e
+pytestmark = pytest.mark.e2e("xvfb", "input", "qt")
 
 TASK = "click the Contacts tab, then wait 60 seconds"
-STOP_WITHIN_S = 0.5
+STOP_WITHIN_S = 0.5   # the README says so: the limit is the behaviour (press to run_finished)
 
 
 def test_stop_on_the_status_panel_halts_a_long_run_within_half_a_second(xvfb, tmp_path):
@@ -30,15 +31,14 @@ def test_stop_on_the_status_panel_halts_a_long_run_within_half_a_second(xvfb, tm
 
     events, log = tmp_path / "events.jsonl", tmp_path / "app.log"
     with launch_playground(tmp_path / "state.json", save_dir=tmp_path / "files") as playground:
-        playground.wait_ready()
+        playground.wait_ready(timeout=60)
         with app_process(events, log, app_env(tmp_path)) as app:
             ready = wait_event(events, "ready", 30, app, log)
             controller = PyAutoGuiController()
             controller.click(centre(ready["task_box"]))
-            controller.type_text(TASK)
-            time.sleep(0.2)
+            controller.type_text(TASK)   # X delivers it before the click that follows
             controller.click(centre(ready["run_button"]))
-            started = wait_event(events, "run_started", 10, app, log)
+            started = wait_event(events, "run_started", 30, app, log)
             assert started["task"] == TASK and started["stop_button"], started
             # the Contacts click is done and logged: the agent is in its 60 s wait now
             deadline = time.monotonic() + 120
@@ -46,11 +46,13 @@ def test_stop_on_the_status_panel_halts_a_long_run_within_half_a_second(xvfb, tm
                 assert time.monotonic() < deadline, f"no step logged: {read_events(events)}"
                 assert app.poll() is None, log.read_text()[-3000:]
                 time.sleep(0.05)
-            time.sleep(1.0)
+            # the second step (the wait) has begun: its "before" screenshot is saved just before
+            wait_until(lambda: len(list((tmp_path / "runs").rglob("*-before.png"))) >= 2,
+                       "the second step's screenshot", timeout=60)
             assert not [e for e in read_events(events) if e["event"] == "run_finished"], "the run ended early"
             pressed = time.time()
             controller.click(centre(started["stop_button"]))
-            finished = wait_event(events, "run_finished", 10, app, log)
+            finished = wait_event(events, "run_finished", 30, app, log)
             state = playground.state()
 
     assert finished["outcome"] == "stopped", (finished, log.read_text()[-3000:])
@@ -76,18 +78,17 @@ def test_recording_in_the_app_keeps_the_indicator_out_of_the_demonstration(xvfb,
 
     events, log = tmp_path / "events.jsonl", tmp_path / "app.log"
     with launch_playground(tmp_path / "state.json", save_dir=tmp_path / "files") as playground:
-        playground.wait_ready()
+        playground.wait_ready(timeout=60)
         with app_process(events, log, app_env(tmp_path)) as app:
             ready = wait_event(events, "ready", 30, app, log)
             controller = PyAutoGuiController()
             controller.click(centre(ready["record_button"]))
             started = wait_event(events, "recording_started", 30, app, log)   # after the 3 s countdown
-            time.sleep(0.5)
             contacts = Point(388, 50)              # the playground's Contacts tab
             controller.click(contacts)
-            time.sleep(1.0)
+            playground.wait_for(lambda s: s["current_tab"].lower() == "contacts", timeout=30)
             controller.click(centre(started["stop_button"]))
-            stopped = wait_event(events, "recording_stopped", 10, app, log)
+            stopped = wait_event(events, "recording_stopped", 30, app, log)
             compiled = wait_event(events, "recording_compiled", 90, app, log)
             state = playground.state()
 

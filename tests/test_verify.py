@@ -55,3 +55,65 @@ def test_loop_detector_flags_the_same_action_on_the_same_screen():
     assert not loop.observe("click('OK')", "s1")
     assert not loop.observe("click('OK')", "s2")  # the screen changed: progress
     assert loop.observe("click('OK')", "s1")
+
+
+# -- settle_after: the grace for an action that changed nothing (Settings.settle_change_grace) --
+
+class _FakeTime:
+    """A clock that moves only when the code under test waits (stop.wait) on it."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def wait(self, seconds: float) -> bool:   # threading.Event.wait, never set
+        self.now += seconds
+        return False
+
+    def is_set(self) -> bool:
+        return False
+
+
+def _settle_with_change_at(monkeypatch, change_at: float | None) -> tuple[Image.Image, float, int]:
+    """settle_after with default Settings on a screen that changes at ``change_at`` (fake) seconds
+    after the action, or never: (the frame it returns, fake seconds waited, frames observed)."""
+    from gui_agent.config import Settings
+    from gui_agent.verify import settle as settle_module
+
+    fake = _FakeTime()
+    monkeypatch.setattr(settle_module, "time", fake)
+    before, after = _screen(), _screen((50, 20))
+    seen = [0]
+
+    def observe() -> Observation:
+        seen[0] += 1
+        changed = change_at is not None and fake.now >= change_at
+        return Observation.from_image(after if changed else before)
+
+    settings = Settings(settle_interval=0.01)      # the grace and timeout stay the defaults
+    obs = settle_module.settle_after(observe, Observation.from_image(before), settings, stop=fake)
+    return obs.image, fake.now, seen[0]
+
+
+def test_an_unchanged_screen_is_watched_for_the_grace_then_taken_as_it_is(monkeypatch):
+    """No change at all: the agent waits the whole grace (1.5 s by default), then goes on."""
+    image, waited, seen = _settle_with_change_at(monkeypatch, None)
+    assert frames_equal(image, _screen())
+    assert 1.45 <= waited <= 1.6, waited
+    assert seen >= 100     # it kept looking (every settle_interval), not one long sleep
+
+
+def test_a_late_change_within_the_grace_is_waited_for(monkeypatch):
+    """A dialog that opens 1.2 s after the click is seen (a grace cut to 1 s would miss it)."""
+    image, waited, _ = _settle_with_change_at(monkeypatch, 1.2)
+    assert frames_equal(image, _screen((50, 20)))
+    assert 1.2 <= waited < 1.3, waited
+
+
+def test_a_change_after_the_grace_is_not_waited_for(monkeypatch):
+    """A change 2.5 s after the click comes too late: the grace is bounded (not 3 s or more)."""
+    image, waited, _ = _settle_with_change_at(monkeypatch, 2.5)
+    assert frames_equal(image, _screen())
+    assert waited < 1.6, waited

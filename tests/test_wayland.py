@@ -173,6 +173,7 @@ def test_screenshot_on_wayland_refuses_a_black_screen(wayland: None, black_live_
     assert not target.exists()
 
 
+@pytest.mark.e2e("xvfb")
 def test_apps_started_on_a_virtual_display_do_not_open_on_the_wayland_desktop(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """With WAYLAND_DISPLAY left set, Qt and GTK apps of a --headless run or a batch opened as

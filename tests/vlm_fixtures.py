@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import require_module
 
 QWEN_SPECIAL_TOKENS = (
     "<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|object_ref_start|>", "<|object_ref_end|>",
@@ -93,6 +94,6 @@ def build_tiny_vlm(folder: Path, max_pixels: int = 1280 * 28 * 28) -> Path:
 @pytest.fixture(scope="session")
 def tiny_vlm_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder named like a Qwen2.5-VL checkpoint holding the tiny model."""
-    pytest.importorskip("torch")
-    pytest.importorskip("transformers")
+    require_module("torch")
+    require_module("transformers")
     return build_tiny_vlm(tmp_path_factory.mktemp("models") / "tiny-Qwen2.5-VL")

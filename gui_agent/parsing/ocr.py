@@ -10,6 +10,7 @@ Screen text is horizontal, so crops are axis-aligned and the angle classifier is
 
 from __future__ import annotations
 
+import atexit
 import logging
 import math
 import os
@@ -29,6 +30,22 @@ _INK_CONTRAST = 40      # grey levels between text and its background
 _MIN_TEXT_SCORE = 0.5   # rapidocr's own default for dropping garbage reads
 _REC_HEIGHT = 48        # PP-OCRv4's recogniser input height
 _DET_FRAME = 16         # px of edge pixels framing every crop given to the detector
+
+# One lock per process around the native work done here (onnxruntime, OpenCV): making an
+# onnxruntime session (its environment, logging, allocator and op registries are process-wide,
+# not safe to set up from two threads at once), running one, and detection and recognition as a
+# whole. Several engines may live in one process (the app's run thread, its recording's compile
+# thread, a test's own parser), so a per-engine lock is not enough; OCR calls from different
+# threads take turns (each already uses the cores it is given). At exit the lock is taken and
+# kept: a daemon thread still reading would otherwise come back from OpenCV or onnxruntime
+# while Python shuts down and abort the process ("terminate called without an active
+# exception": Python < 3.14 ends such a thread by unwinding through their C++ frames).
+_NATIVE_LOCK = threading.RLock()
+
+
+@atexit.register
+def _hold_native_lock_at_exit() -> None:
+    _NATIVE_LOCK.acquire(timeout=10)
 
 
 @dataclass(frozen=True)
@@ -112,12 +129,11 @@ class OcrEngine:
         self.recognized_crops = 0   # crops actually sent to the recogniser (cache misses)
         self.detect_calls = 0
         self._ocr = None
-        self._lock = threading.Lock()
 
     # -- model access -------------------------------------------------------------------
     def _engine(self):
         if self._ocr is None:
-            with self._lock:
+            with _NATIVE_LOCK:   # the process-wide lock (see above): one session made at a time
                 if self._ocr is None:
                     try:
                         from rapidocr_onnxruntime import RapidOCR
@@ -144,6 +160,10 @@ class OcrEngine:
 
     def detect(self, bgr: np.ndarray, region: Box | None = None) -> list[Box]:
         """Axis-aligned text boxes in image pixels, split at wide gaps between words."""
+        with _NATIVE_LOCK:
+            return self._detect(bgr, region)
+
+    def _detect(self, bgr: np.ndarray, region: Box | None) -> list[Box]:
         h, w = bgr.shape[:2]
         region = (region or Box(0, 0, w, h)).clip(w, h)
         if region.width < 4 or region.height < 4:
@@ -182,7 +202,10 @@ class OcrEngine:
         ``min_width``: pad each strip to at least this many pixels (default ``rec_min_width``);
         a lone glyph reads most reliably at the 320 px the recogniser was trained on ("0", not "o").
         """
-        width = min_width or self.rec_min_width
+        with _NATIVE_LOCK:
+            return self._recognize(crops, min_width or self.rec_min_width)
+
+    def _recognize(self, crops: list[np.ndarray], width: int) -> list[tuple[str, float]]:
         keys = [crop_key(c) + width.to_bytes(2, "little") for c in crops]
         results: list[tuple[str, float] | None] = [self.cache.get(k) for k in keys]
         todo = [i for i, r in enumerate(results) if r is None]
