@@ -11,7 +11,8 @@ PYTHON="${PYTHON:-python3}"
 
 # Xvfb; xdotool (the recorder's tests and the replay bench type with it); xclip for non-ASCII
 # typing via the clipboard; every library Qt's xcb platform plugin loads (`ldd` of PySide6's
-# plugins/platforms/libqxcb.so and xcbglintegrations/*.so; tests/conftest.py checks the same list).
+# plugins/platforms/libqxcb.so and xcbglintegrations/*.so; tests/support/requirements.py checks
+# the same list).
 SYSTEM_PACKAGES=(xvfb xdotool x11-utils xclip libxcb1 libx11-6 libx11-xcb1 libxcb-icccm4
   libxcb-keysyms1 libxcb-cursor0 libxcb-image0 libxcb-render0 libxcb-render-util0 libxcb-shape0
   libxcb-shm0 libxcb-sync1 libxcb-util1 libxcb-xfixes0 libxcb-xinerama0 libxcb-xkb1 libxcb-randr0

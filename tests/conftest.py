@@ -1,10 +1,10 @@
 """Shared fixtures, what the suite needs, and the end-to-end report.
 
-Missing tools and packages: ``require_tool("Xvfb", apt="xvfb")``, ``require_module("PySide6")``,
-``require_chromium()``, ``require_qt_xcb()``. In CI (``CI`` set to a true value, as
-``.ci/run`` and ``installer/test.sh`` do, and ``GUI_AGENT_ALLOW_SKIPS`` unset) a missing one
-*fails* the test, naming it and how to install it; elsewhere the test is skipped with the same
-words. Use them instead of ``pytest.skip``/``importorskip``/``skipif`` for anything missing.
+Tests mirror the package: ``tests/unit/<room>/`` (fast, no display of their own) and
+``tests/e2e/`` (Xvfb, real input, real apps); the helpers they share are ``tests/support/``,
+imported as ``from tests.support.<module> import ...``. Missing tools and packages:
+``require_tool``, ``require_module``, ``require_chromium``, ``require_qt_xcb`` from
+``tests.support.requirements`` (a missing one fails the test in CI, else skips it).
 
 End-to-end tests carry ``pytest.mark.e2e(group, ...)``, groups from ``GROUPS``: ``xvfb`` (a
 virtual display), ``input`` (real mouse and keyboard input), ``qt`` (Qt windows under Xvfb),
@@ -21,105 +21,20 @@ both are restored at the end. Set ``GUI_AGENT_TEST_DISPLAY=N`` to pin the displa
 
 from __future__ import annotations
 
-import functools
-import importlib
 import os
-import shutil
-import subprocess
-import sys
-import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from pathlib import Path
-from types import ModuleType
-from typing import NoReturn
 
 import pytest
 
+from tests.support.requirements import (
+    require_chromium,
+    require_module,
+    require_qt_xcb,
+    require_tool,
+)
+
 XVFB_SIZE = (1280, 800)
-DEV_INSTALL = "pip install -e '.[dev]' (installer/test.sh installs it)"
-# Shared libraries Qt's xcb platform plugin loads, and the Debian/Ubuntu package of each.
-QT_XCB_PACKAGES = {
-    "libxcb-cursor.so.0": "libxcb-cursor0", "libxcb-icccm.so.4": "libxcb-icccm4",
-    "libxcb-image.so.0": "libxcb-image0", "libxcb-keysyms.so.1": "libxcb-keysyms1",
-    "libxcb-randr.so.0": "libxcb-randr0", "libxcb-render-util.so.0": "libxcb-render-util0",
-    "libxcb-render.so.0": "libxcb-render0", "libxcb-shape.so.0": "libxcb-shape0",
-    "libxcb-shm.so.0": "libxcb-shm0", "libxcb-sync.so.1": "libxcb-sync1",
-    "libxcb-util.so.1": "libxcb-util1", "libxcb-xfixes.so.0": "libxcb-xfixes0",
-    "libxcb-xkb.so.1": "libxcb-xkb1", "libxcb.so.1": "libxcb1", "libX11-xcb.so.1": "libx11-xcb1",
-    "libxkbcommon-x11.so.0": "libxkbcommon-x11-0", "libxkbcommon.so.0": "libxkbcommon0",
-    "libEGL.so.1": "libegl1", "libGL.so.1": "libgl1", "libfontconfig.so.1": "libfontconfig1",
-    "libglib-2.0.so.0": "libglib2.0-0", "libdbus-1.so.3": "libdbus-1-3",
-}
-
-
-# -- missing tools and packages ----------------------------------------------------------------
-def _true(value: str | None) -> bool:
-    return (value or "").strip().lower() not in ("", "0", "false", "no", "off")
-
-
-def strict() -> bool:
-    """True when a missing tool or package must fail the run (CI, no opt-out)."""
-    return _true(os.environ.get("CI")) and not _true(os.environ.get("GUI_AGENT_ALLOW_SKIPS"))
-
-
-def missing(what: str) -> NoReturn:
-    """Fail (CI) or skip (elsewhere) the test, or the module at import time, naming ``what``."""
-    if strict():
-        pytest.fail(f"missing: {what} (CI is set, so a missing tool fails the run; "
-                    "GUI_AGENT_ALLOW_SKIPS=1 skips such tests instead)", pytrace=False)
-    pytest.skip(f"missing: {what}", allow_module_level=True)
-
-
-def require_tool(*names: str, apt: str) -> str:
-    """The path of the first of ``names`` on PATH; missing when none is."""
-    for name in names:
-        path = shutil.which(name)
-        if path:
-            return path
-    missing(f"{' or '.join(names)} is not on PATH: apt-get install {apt}")
-
-
-def require_module(name: str, pip: str = DEV_INSTALL) -> ModuleType:
-    """The imported module ``name``; missing when it cannot be imported."""
-    try:
-        return importlib.import_module(name)
-    except ImportError as exc:
-        missing(f"the Python package {name} cannot be imported ({exc}): {pip}")
-
-
-def require_chromium() -> str:
-    """The Chromium the MiniWoB harness would start, and the harness's Python packages."""
-    require_module("miniwob")
-    require_module("websocket")
-    from gui_agent.bench.miniwob.browser import CHROMIUM_NAMES
-
-    return require_tool(*CHROMIUM_NAMES, apt="chromium (chromium-browser on Ubuntu)")
-
-
-@functools.cache
-def _qt_xcb_unresolved() -> tuple[str, ...]:
-    pyside = require_module("PySide6")
-    plugins = Path(pyside.__file__).parent / "Qt" / "plugins"
-    if not sys.platform.startswith("linux") or not (plugins / "platforms" / "libqxcb.so").is_file():
-        return ()
-    ldd = shutil.which("ldd")
-    if ldd is None:
-        return ()
-    gone: set[str] = set()
-    for lib in [plugins / "platforms" / "libqxcb.so", *sorted(plugins.glob("xcbglintegrations/*.so"))]:
-        out = subprocess.run([ldd, str(lib)], capture_output=True, text=True, timeout=30).stdout
-        gone.update(line.split()[0] for line in out.splitlines() if "not found" in line)
-    return tuple(sorted(gone))
-
-
-def require_qt_xcb() -> None:
-    """PySide6, and every shared library its xcb platform plugin (Qt on an X display) loads."""
-    gone = _qt_xcb_unresolved()
-    if gone:
-        packages = sorted({QT_XCB_PACKAGES.get(name, f"<the package with {name}>") for name in gone})
-        missing(f"Qt's xcb platform plugin cannot load {', '.join(gone)}: "
-                f"apt-get install {' '.join(packages)}")
 
 
 # -- end-to-end groups -----------------------------------------------------------------------
@@ -251,27 +166,3 @@ def screen_1280x800(xvfb: str) -> Iterator[object]:
         yield capture
     finally:
         capture.close()
-
-
-def wait_until(condition: Callable[[], object], what: str, timeout: float = 30.0,
-               interval: float = 0.05) -> object:
-    """Poll ``condition`` until it returns something true (returned); fail naming ``what``.
-
-    ``timeout`` is a ceiling for a busy machine, not a measure: waits end when the condition holds.
-    """
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() >= deadline:
-            pytest.fail(f"timed out after {timeout:g} s waiting for {what}", pytrace=False)
-        time.sleep(interval)
-
-
-def unused_display() -> str:
-    """A display name no X server listens on now (for tests of what happens without one)."""
-    for number in range(900, 1000):
-        if not (Path(f"/tmp/.X{number}-lock").exists() or Path(f"/tmp/.X11-unix/X{number}").exists()):
-            return f":{number}"
-    raise RuntimeError("every display from :900 to :999 is taken")

@@ -1,0 +1,1 @@
+"""End-to-end tests (``pytest -m e2e``): Xvfb, real input, real apps."""

@@ -1,0 +1,1 @@
+"""Helpers the tests share: requirements, fakes, synthetic screens, fixtures to import."""

@@ -1,0 +1,1 @@
+"""Fast tests, one folder per room of the package."""

@@ -1,0 +1,188 @@
+"""Performing a grounded step and judging its effect, on a simulated form app read with real OCR.
+
+The faults are the false successes found on real desktops: typed keys lost, text typed into
+another field than the one clicked, an Enter or a button that did nothing. Before the effect
+check every one of them was reported as done.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gui_agent import Engine
+from gui_agent.acting import Actor
+from gui_agent.actions import Click, Hotkey, Scroll, Type
+from gui_agent.config import Settings
+from gui_agent.grounding.default import default_ladder
+from gui_agent.parsing.elements import ElementKind
+from gui_agent.planner import offline_planner
+from gui_agent.verify import settle_after
+from tests.support.synthetic.form_app import Faults, FormApp, FormDesktop
+
+
+@pytest.fixture(scope="module")
+def ladder_and_parser():
+    return default_ladder()
+
+
+FAST = Settings(settle_timeout=0.3, settle_interval=0.01, settle_change_grace=0.2)
+
+
+def _actor(desktop: FormDesktop, parser) -> Actor:
+    def settle(before):
+        return settle_after(desktop.observe, before, FAST)
+
+    return Actor(desktop.controller, desktop.observe, settle, reader=parser, settle_interval=0.01)
+
+
+def _grounded(ladder, desktop, description):
+    obs = desktop.observe()
+    return obs, ladder.resolve(description, obs)
+
+
+def test_typed_text_read_back_in_the_field(ladder_and_parser):
+    ladder, parser = ladder_and_parser
+    desktop = FormDesktop(FormApp())
+    obs, city = _grounded(ladder, desktop, "the City field")
+    assert city.element is not None and city.element.kind == ElementKind.TEXT_FIELD
+    acted = _actor(desktop, parser).act(Type("Paris", into="the City field"), {"into": city}, obs)
+    assert acted.effect.seen and acted.attempts == 1
+    assert "changed" in acted.effect.observed
+    assert desktop.app.values["City"] == "Paris"
+
+
+def test_lost_keys_are_retried_once_then_fail_with_what_was_seen(ladder_and_parser):
+    ladder, parser = ladder_and_parser
+    desktop = FormDesktop(FormApp(Faults(lose_keys=True)))
+    obs, city = _grounded(ladder, desktop, "the City field")
+    acted = _actor(desktop, parser).act(Type("Paris", into="the City field"), {"into": city}, obs)
+    assert not acted.effect.seen and acted.attempts == 2
+    assert "'Paris' in the field" in acted.effect.describe()
+    assert sum(p.startswith("type") for p in desktop.app.presses) == 2
+
+
+def test_text_a_slow_application_shows_late_is_typed_once(ladder_and_parser):
+    """Under load the text appeared after the first look, and typing it again doubled it."""
+    ladder, parser = ladder_and_parser
+    desktop = FormDesktop(FormApp(Faults(lag=4)))
+    obs, city = _grounded(ladder, desktop, "the City field")
+    acted = _actor(desktop, parser).act(Type("Paris", into="the City field"), {"into": city}, obs)
+    assert acted.effect.seen and acted.attempts == 1
+    assert desktop.app.values["City"] == "Paris"
+
+
+def test_text_that_went_into_another_field_is_not_a_success(ladder_and_parser):
+    ladder, parser = ladder_and_parser
+    desktop = FormDesktop(FormApp(Faults(sticky_focus=True)))   # the focus stays on Name
+    obs, city = _grounded(ladder, desktop, "the City field")
+    acted = _actor(desktop, parser).act(Type("Paris", into="the City field"), {"into": city}, obs)
+    assert not acted.effect.seen
+    assert "instead" in acted.effect.describe()    # it says where the text went
+
+
+def test_an_enter_that_changes_nothing_fails_after_the_text_was_seen(ladder_and_parser):
+    ladder, parser = ladder_and_parser
+    desktop = FormDesktop(FormApp(Faults(ignore_enter=True)))
+    obs, name = _grounded(ladder, desktop, "the Name field")
+    acted = _actor(desktop, parser).act(Type("Ann", into="the Name field", enter=True), {"into": name}, obs)
+    assert not acted.effect.seen
+    assert "Enter" in acted.effect.describe()
+    assert desktop.app.presses.count("press enter") == 1    # never again: it may have submitted
+
+
+def test_a_working_enter_is_seen(ladder_and_parser):
+    ladder, parser = ladder_and_parser
+    desktop = FormDesktop(FormApp())
+    obs, name = _grounded(ladder, desktop, "the Name field")
+    acted = _actor(desktop, parser).act(Type("Ann", into="the Name field", enter=True), {"into": name}, obs)
+    assert acted.effect.seen, acted.effect.describe()
+    assert desktop.app.status.startswith("Saved Ann")
+
+
+def test_a_dead_button_is_clicked_twice_then_fails(ladder_and_parser):
+    ladder, parser = ladder_and_parser
+    desktop = FormDesktop(FormApp(Faults(dead_button=True)))
+    obs, button = _grounded(ladder, desktop, '"Submit"')
+    acted = _actor(desktop, parser).act(Click('"Submit"'), {"target": button}, obs)
+    assert not acted.effect.seen and acted.attempts == 2
+    assert "the screen stayed the same" in acted.effect.describe()
+
+
+def test_a_click_into_a_focused_field_is_seen_by_its_caret(ladder_and_parser):
+    ladder, parser = ladder_and_parser
+    desktop = FormDesktop(FormApp(focus="Name"))     # already focused: the click changes nothing
+    obs, name = _grounded(ladder, desktop, "the Name field")
+    acted = _actor(desktop, parser).act(Click("the Name field"), {"target": name}, obs)
+    assert acted.effect.seen and acted.attempts == 1, acted.effect.describe()
+
+
+def test_scrolling_is_not_judged_and_says_so(ladder_and_parser):
+    _, parser = ladder_and_parser
+    desktop = FormDesktop(FormApp())
+    acted = _actor(desktop, parser).act(Scroll("down"), {}, desktop.observe())
+    assert acted.effect.seen and not acted.effect.judged
+    assert acted.effect.describe().startswith("not checked")
+
+
+def test_a_copy_is_judged_by_the_clipboard(ladder_and_parser):
+    _, parser = ladder_and_parser
+    desktop = FormDesktop(FormApp())
+    actor = _actor(desktop, parser)
+    actor.clipboard = lambda: ""
+    assert not actor.act(Hotkey(("ctrl", "c")), {}, desktop.observe()).effect.seen
+    actor.clipboard = lambda: "copied"
+    assert actor.act(Hotkey(("ctrl", "c")), {}, desktop.observe()).effect.seen
+
+
+def test_a_secret_is_never_read_back(ladder_and_parser, monkeypatch):
+    ladder, parser = ladder_and_parser
+    desktop = FormDesktop(FormApp())
+    obs, city = _grounded(ladder, desktop, "the City field")
+    monkeypatch.setattr(parser, "read_text", lambda *a, **k: pytest.fail("a secret was read back"))
+    acted = _actor(desktop, parser).act(Type("Hunter3", into="the City field"), {"into": city}, obs,
+                                        secret=True)
+    assert acted.effect.seen and "Hunter3" not in acted.effect.describe()
+
+
+def _run(app: FormApp, task: str, tmp_path, ladder_and_parser):
+    ladder, parser = ladder_and_parser
+    settings = Settings(runs_dir=tmp_path, settle_timeout=0.3, settle_interval=0.01,
+                        settle_change_grace=0.05, safety="refuse")
+    agent = Engine(FormDesktop(app), offline_planner(), settings=settings, ladder=ladder, parser=parser)
+    return agent.run(task)
+
+
+@pytest.mark.parametrize("faults, why", [
+    (Faults(lose_keys=True), "in the field"),
+    (Faults(sticky_focus=True), "instead"),
+    (Faults(ignore_enter=True), "Enter"),
+])
+def test_a_run_never_reports_done_when_the_effect_was_not_seen(faults, why, tmp_path, ladder_and_parser):
+    result = _run(FormApp(faults), 'type "Paris" into the City field and press Enter', tmp_path,
+                  ladder_and_parser)
+    assert result.outcome == "failed", result
+    assert why in result.reason
+
+
+def test_the_same_run_on_a_working_app_is_done(tmp_path, ladder_and_parser):
+    app = FormApp()
+    result = _run(app, 'type "Paris" into the City field and press Enter', tmp_path, ladder_and_parser)
+    assert result.outcome == "done", result.reason
+    assert app.values["City"] == "Paris" and app.status.startswith("Saved")
+
+
+def test_a_run_never_ends_on_a_click_that_changed_nothing(tmp_path, ladder_and_parser):
+    result = _run(FormApp(Faults(dead_button=True)), 'type "Ann" into the Name field, then click "Submit"',
+                  tmp_path, ladder_and_parser)
+    assert result.outcome == "failed"
+    assert "changed nothing" in result.reason and "Submit" in result.reason
+
+
+def test_a_click_that_rightly_changes_nothing_midway_does_not_fail_the_run(tmp_path, ladder_and_parser):
+    """A click on what is already in place (the tab already open) may change nothing; the run
+    goes on, and it is judged by the steps after it."""
+    app = FormApp(Faults(dead_button=True))
+    result = _run(app, 'click "Submit", then type "Paris" into the City field', tmp_path, ladder_and_parser)
+    assert result.outcome == "done", result.reason
+    assert app.values["City"] == "Paris"
+    assert "stayed the same" in result.steps[0].why
