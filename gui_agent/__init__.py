@@ -48,7 +48,7 @@ _EXPORTS: dict[str, str] = {
     "printable": "terminal_text", "say": "terminal_text", "private_files": "",
     # control
     "AppRegistry": "control.app_registry", "StopHotkey": "control.stop_hotkey",
-    "DryRunController": "control.dry_run", "PyAutoGuiController": "control.pyautogui_controller",
+    "DryRunController": "control.dry_run", "Controller": "control.base", "PyAutoGuiController": "control.pyautogui_controller",
     "check_point": "control.base",
     # the experience memory and skills
     "MemoryStore": "memory.store", "default_memory_path": "memory.store",
@@ -119,7 +119,7 @@ if TYPE_CHECKING:   # for type checkers and editors: the same names, imported ea
     from .config import SAFETY_MODES, Settings, load_settings, user_config_dir, user_data_dir
     from .config_file import check_hotkey, config_path, save_settings
     from .control.app_registry import AppRegistry
-    from .control.base import check_point
+    from .control.base import Controller, check_point
     from .control.dry_run import DryRunController
     from .control.pyautogui_controller import PyAutoGuiController
     from .control.stop_hotkey import StopHotkey

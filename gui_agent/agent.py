@@ -13,10 +13,21 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .actions import Action, AskUser, Done, Fail, RunSkill, Wait, format_action, target_fields
+from .actions import (
+    Action,
+    AskUser,
+    Done,
+    Fail,
+    RunSkill,
+    Target,
+    Wait,
+    format_action,
+    target_fields,
+)
 from .config import Settings
 from .deadline import Deadline
 from .errors import (
+    AmbiguousTarget,
     GroundingError,
     GuiAgentError,
     PlanningError,
@@ -79,9 +90,9 @@ class Agent:
     def _first_screen(self) -> Observation:
         return self.pipeline.settle(None) if self.pipeline.live else self.observe()
 
-    def ground(self, target: object, obs: Observation) -> Candidate:
+    def ground(self, target: Target, obs: Observation) -> Candidate:
         """A candidate for a description, a point or a box (a point gets the element under it)."""
-        return self.ladder.resolve(target, obs)  # type: ignore[arg-type]
+        return self.ladder.resolve(target, obs)
 
     # -- runs -------------------------------------------------------------------------------
     def run(self, task: str) -> RunResult:
@@ -251,7 +262,7 @@ class Agent:
             clock.add("ground", t)
             before = run.folder.save_image(f"{index:03d}-before", obs.image)
             return StepLog(index, sub.instruction, text, "failed", target=str(targets.get(next(iter(targets)))),
-                           alternatives=tuple(str(c) for c in getattr(exc, "candidates", [])[:5]),
+                           alternatives=tuple(str(c) for c in exc.candidates[:5]) if isinstance(exc, AmbiguousTarget) else (),
                            error=str(exc), before=before, timings=clock.timings), obs
         clock.add("ground", t)
         shown = {**cands, **{f"alternative {i}": c for i, c in enumerate(self.ladder.last_alternatives, 1)}}

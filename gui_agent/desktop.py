@@ -7,11 +7,14 @@ A live desktop captures a real monitor; a still desktop serves one screenshot fi
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .control.base import Controller
 from .control.dry_run import DryRunController
 from .screen.observation import Observation
+
+if TYPE_CHECKING:
+    from .screen.capture import ScreenCapture
 
 
 class Desktop(Protocol):
@@ -23,7 +26,7 @@ class Desktop(Protocol):
 class LiveDesktop:
     """The real screen (one monitor, or all with monitor=0) and a real or dry-run controller."""
 
-    def __init__(self, controller: Controller, monitor: int = 1, capture: object | None = None) -> None:
+    def __init__(self, controller: Controller, monitor: int = 1, capture: ScreenCapture | None = None) -> None:
         from .screen.capture import ScreenCapture
 
         self.controller = controller
@@ -31,7 +34,7 @@ class LiveDesktop:
         self.capture = capture or ScreenCapture()
 
     def observe(self) -> Observation:
-        return self.capture.capture(self.monitor)  # type: ignore[attr-defined]
+        return self.capture.capture(self.monitor)
 
 
 class StillDesktop:

@@ -12,11 +12,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PIL import ImageDraw
 
 from gui_agent import Box, Point, SafetyRefusal, check_point
+
+if TYPE_CHECKING:
+    from gui_agent import Controller, Desktop, Observation
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +34,7 @@ def inside_any(point: Point, rects: Sequence[Box]) -> Box | None:
     return None
 
 
-def paint_out(observation: Any, rects: Sequence[Box]) -> Any:
+def paint_out(observation: Observation, rects: Sequence[Box]) -> Observation:
     """A copy of ``observation`` with each screen rectangle filled flat (the original if none
     of them overlaps the captured image)."""
     width, height = observation.image.size
@@ -55,7 +58,7 @@ def paint_out(observation: Any, rects: Sequence[Box]) -> Any:
 class GuardedController:
     """A controller that refuses mouse actions inside the keep-out rectangles."""
 
-    def __init__(self, inner: Any, rects: Sequence[Box]) -> None:
+    def __init__(self, inner: Controller, rects: Sequence[Box]) -> None:
         self.inner = inner
         self.rects = tuple(rects)
 
@@ -109,22 +112,19 @@ class GuardedController:
     def position(self) -> Point:
         return self.inner.position()
 
-    def __getattr__(self, name: str) -> Any:  # a dry run's log, calls(), ...
-        return getattr(self.inner, name)
-
 
 class KeepOutDesktop:
     """Wraps a desktop: observations painted out, input refused inside ``rects``;
     ``listener`` (if any) sees every observation the agent gets (the app's live view)."""
 
-    def __init__(self, inner: Any, rects: Sequence[Box],
-                 listener: Callable[[Any], None] | None = None) -> None:
+    def __init__(self, inner: Desktop, rects: Sequence[Box],
+                 listener: Callable[[Observation], None] | None = None) -> None:
         self.inner = inner
         self.rects = tuple(rects)
         self.listener = listener
         self.controller = GuardedController(inner.controller, self.rects)
 
-    def observe(self) -> Any:
+    def observe(self) -> Observation:
         observation = self.inner.observe()
         if self.rects:
             observation = paint_out(observation, self.rects)
@@ -134,6 +134,3 @@ class KeepOutDesktop:
             except Exception:  # the live view must never break a run
                 log.exception("the observation listener failed")
         return observation
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)

@@ -6,8 +6,12 @@ import argparse
 import json
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import say
+
+if TYPE_CHECKING:
+    from .. import Settings
 
 
 def add_memory_flag(p: argparse.ArgumentParser) -> None:
@@ -16,14 +20,14 @@ def add_memory_flag(p: argparse.ArgumentParser) -> None:
                         "or <user data dir>/memory.sqlite3)")
 
 
-def memory_path(args: argparse.Namespace, settings: object | None = None) -> Path:
+def memory_path(args: argparse.Namespace, settings: Settings | None = None) -> Path:
     """The database a command works on: --memory, else the memory_path setting (what runs use)."""
     if getattr(args, "memory", None):
         return args.memory
     from .. import default_memory_path, load_settings
 
     settings = settings or load_settings()
-    return getattr(settings, "memory_path", None) or default_memory_path()
+    return settings.memory_path or default_memory_path()
 
 
 def add_skills_parser(sub: argparse._SubParsersAction) -> None:

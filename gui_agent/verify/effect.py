@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image
 
-from ..actions import Click, Drag, Hotkey, OpenApp, Type
+from ..actions import Action, Click, Drag, Hotkey, OpenApp, Type
 from ..geometry import Box
 from ..grounding.matching import ocr_fold
 from ..parsing.elements import Element, ElementKind, ScreenParse, ScreenParsing
@@ -262,7 +262,7 @@ def is_copy(keys: Sequence[str]) -> bool:
     return frozenset(keys) in COPY_KEYS
 
 
-def action_effect(action: object, before: Image.Image, after: Image.Image,
+def action_effect(action: Action, before: Image.Image, after: Image.Image,
                   clipboard: Callable[[], str | None] | None = None, *,
                   target: Element | None = None, target_box: Box | None = None) -> Effect:
     """The expected change of an action other than typing (see the module's rules)."""
