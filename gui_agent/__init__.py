@@ -69,6 +69,8 @@ _EXPORTS: dict[str, str] = {
     "load_registry": "backends.registry", "registry_path": "backends.registry",
     "find_local_models": "backends.local_models", "hf_hub_dir": "backends.local_models",
     "resolve_model": "backends.local_models", "parse_budget": "backends.images",
+    "configured_mode": "backends.modes", "ModeChoice": "backends.modes",
+    "family_uses": "backends.modes",
     # errors
     "GuiAgentError": "errors", "ConfigError": "errors", "ActionParseError": "errors",
     "DisplayError": "errors", "CaptureError": "errors", "ControlError": "errors",
@@ -112,6 +114,7 @@ if TYPE_CHECKING:   # for type checkers and editors: the same names, imported ea
     )
     from .backends.images import parse_budget
     from .backends.local_models import find_local_models, hf_hub_dir, resolve_model
+    from .backends.modes import ModeChoice, configured_mode, family_uses
     from .backends.registry import load_registry, registry_path
     from .batch.results import latest_by_task, read_records
     from .batch.runner import BatchOptions, run_batch

@@ -71,6 +71,19 @@ def _add_model_flags(p: argparse.ArgumentParser) -> None:
     g.add_argument("--min-pixels", metavar="PIXELS", type=_pixels, help="smallest image budget")
 
 
+    g.add_argument("--planner-model", metavar="DIR_OR_ID",
+                   help="a chat model that plans subtasks for --model (or writes gui-agent's action "
+                        "text itself); see `gui-agent models` for the modes")
+    g.add_argument("--planner-family", metavar="NAME",
+                   help="the planner model's family (default: guessed; 'chat' for a text-only model)")
+    g.add_argument("--planner-backend", choices=["transformers", "openai"],
+                   help="run the planner in-process or on a server (default: openai with "
+                        "--planner-base-url)")
+    g.add_argument("--planner-base-url", metavar="URL", help="the planner model's server URL")
+    g.add_argument("--max-new-tokens", metavar="N", type=int,
+                   help="longest reply (default: the family's)")
+    g.add_argument("--temperature", type=float, help="sampling temperature (default: the family's)")
+    g.add_argument("--top-p", type=float, help="nucleus sampling (default: the family's)")
 def _pixels(text: str) -> int:
     from .backends.images import parse_budget
 

@@ -68,6 +68,15 @@ class Settings:
     dtype: str | None = None            # auto | float32 | float16 | bfloat16
     min_pixels: int | None = None       # image budget override (default: the family's)
     max_pixels: int | None = None
+    # A planner model (the Manager of the hierarchical mode): any chat model, text-only or VL.
+    planner_model: str | None = None    # a folder, a Hugging Face repo id or a server's model name
+    planner_family: str | None = None   # a registry family (default: guessed; "chat" for text-only)
+    planner_backend: str | None = None  # transformers | openai; None: openai when planner_base_url is set
+    planner_base_url: str | None = None # the planner's OpenAI-compatible server (never base_url's)
+    # Sampling overrides (default: the family's, as its makers serve it).
+    max_new_tokens: int | None = None
+    temperature: float | None = None
+    top_p: float | None = None
 
     def __post_init__(self) -> None:
         if self.safety not in SAFETY_MODES:
@@ -84,6 +93,15 @@ class Settings:
     def _check_model_settings(self) -> None:
         if self.backend is not None and self.backend not in MODEL_BACKENDS:
             raise ConfigError(f"backend must be one of {', '.join(MODEL_BACKENDS)}, not {self.backend!r}")
+        if self.planner_backend is not None and self.planner_backend not in MODEL_BACKENDS:
+            raise ConfigError(f"planner_backend must be one of {', '.join(MODEL_BACKENDS)}, "
+                              f"not {self.planner_backend!r}")
+        if self.max_new_tokens is not None and self.max_new_tokens < 1:
+            raise ConfigError(f"max_new_tokens must be at least 1, not {self.max_new_tokens}")
+        if self.temperature is not None and self.temperature < 0:
+            raise ConfigError(f"temperature must be 0 (greedy) or more, not {self.temperature}")
+        if self.top_p is not None and not 0 < self.top_p <= 1:
+            raise ConfigError(f"top_p must be in (0, 1], not {self.top_p}")
         if self.device is not None and self.device.split(":")[0] not in DEVICES:
             raise ConfigError(f"device must be one of {', '.join(DEVICES)} (cuda:N for one GPU), "
                               f"not {self.device!r}")

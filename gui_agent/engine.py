@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -50,57 +51,81 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# Families whose prompts are general enough to take the screen's OCR text as extra context.
-SCREEN_TEXT_PARSERS = ("gui-agent", "qwen2.5-vl")
+# Families whose prompts (gui-agent's own) take the screen's OCR text as extra context.
+SCREEN_TEXT_PARSERS = ("gui-agent",)
 
 
 def load_backend(model: str, family: str | None, settings: Settings) -> tuple[Backend, ModelFamily]:
-    """(backend, family) for ``model`` through the backend factory (tests replace this)."""
+    """(backend, family) for ``model`` through the backend factory (tests replace this); the
+    settings' image budget and sampling overrides are applied to the family."""
     from .backends.factory import create_backend
 
     backend = settings.backend or ("openai" if settings.base_url else "transformers")
     extra = {"api_key_env": settings.api_key_env} if settings.api_key_env else {}
+    tuning = {"min_pixels": settings.min_pixels, "max_pixels": settings.max_pixels,
+              "max_new_tokens": settings.max_new_tokens, "temperature": settings.temperature,
+              "top_p": settings.top_p}
     return create_backend(model, family, backend=backend, base_url=settings.base_url,
                           allow_download=settings.allow_download, device=settings.device,
-                          dtype=settings.dtype, **extra)
+                          dtype=settings.dtype, tuning=tuning, **extra)
+
+
+def planner_settings(settings: Settings) -> Settings:
+    """The settings the planner model loads with: its own backend and server (never the acting
+    model's), its family's own image budget and sampling."""
+    backend = settings.planner_backend or ("openai" if settings.planner_base_url else "transformers")
+    return replace(settings, backend=backend, base_url=settings.planner_base_url, min_pixels=None,
+                   max_pixels=None, max_new_tokens=None, temperature=None, top_p=None)
 
 
 def model_parts(settings: Settings, parser: ScreenParsing | None = None,
                 deadline: Deadline | None = None) -> tuple[Planner | None, Ladder, ScreenParsing]:
     """(planner or None, ladder, parser) for the model settings.
 
-    The planning model (``settings.model``) becomes a VLM planner; the grounding ladder gets a
-    pointing rung last (``settings.grounding_model``, else the planning model). The planner is
-    None when only a grounding model is set (the offline planner plans then). ``deadline`` is
-    the run's one time limit: the planner and the grounder share it. A family's registry entry
-    gives the prompt, the reply adapter, the coordinates, the image budget and the sampling.
+    The configured models decide the mode (:func:`gui_agent.backends.modes.choose_mode`): a
+    native agent (UI-TARS in its trained loop), a tool-calling agent (Qwen2.5-VL's
+    computer_use), hierarchical (``planner_model`` as the Manager of a worker, or writing
+    gui-agent's action text), or the offline planner (None) when no model acts or plans. The
+    grounding ladder gets a pointing rung last: ``grounding_model``, else the acting model when
+    it can point. ``deadline`` is the run's one time limit, shared by every model call.
     """
+    from .backends.modes import HIERARCHICAL, NATIVE, TOOL, choose_mode
     from .grounding.default import default_ladder
     from .grounding.vlm_grounder import VlmGrounder, ZoomSettings
-    from .planner.prompting import PromptSettings, parser_screen_text
-    from .planner.vlm import vlm_planner
+    from .planner.hierarchical import hierarchical_planner
+    from .planner.native_agent import native_agent_planner
+    from .planner.prompting import parser_screen_text
+    from .planner.tool_agent import tool_agent_planner
 
     ladder, parser = default_ladder(parser)
+    acting = load_backend(settings.model, settings.family, settings) if settings.model else None
+    planning = (load_backend(settings.planner_model, settings.planner_family,
+                             planner_settings(settings)) if settings.planner_model else None)
+    grounding = (load_backend(settings.grounding_model, settings.grounding_family, settings)
+                 if settings.grounding_model else None)
+    choice = choose_mode(acting[1] if acting else None, planning[1] if planning else None,
+                         grounding[1] if grounding else None)
+    log.info("mode: %s", choice.describe())
     planner: Planner | None = None
-    grounding: tuple[Backend, ModelFamily] | None = None
-    if settings.model:
-        backend, family = load_backend(settings.model, settings.family, settings)
-        budget = family.budget_within(settings.min_pixels, settings.max_pixels)
-        reads_text = family.parser in SCREEN_TEXT_PARSERS
-        planner = vlm_planner(backend, family, settings=PromptSettings(budget=budget),
-                              screen_text=parser_screen_text(parser) if reads_text else None,
-                              deadline=deadline)
-        grounding = (backend, family)
-        log.info("planning with %s (family %s)", settings.model, family.name)
-    if settings.grounding_model:
-        grounding = load_backend(settings.grounding_model, settings.grounding_family, settings)
-        log.info("grounding with %s", settings.grounding_model)
-    if grounding is not None:
-        g_backend, g_family = grounding
+    if choice.mode == NATIVE and acting is not None:
+        planner = native_agent_planner(*acting, deadline=deadline)
+    elif choice.mode == TOOL and acting is not None:
+        planner = tool_agent_planner(*acting, deadline=deadline)
+    elif choice.mode == HIERARCHICAL:
+        head = planning or acting
+        assert head is not None
+        worker = acting if planning is not None else None
+        reads = head[1].parser in SCREEN_TEXT_PARSERS or not head[1].vision
+        planner = hierarchical_planner(
+            head[0], head[1], worker_backend=worker[0] if worker else None,
+            worker_family=worker[1] if worker else None,
+            screen_text=parser_screen_text(parser) if reads else None, deadline=deadline)
+    pointer = grounding or (acting if acting is not None and acting[1].can("grounder") else None)
+    if pointer is not None:
+        g_backend, g_family = pointer
         zoom = ZoomSettings() if settings.grounding_zoom else None
-        ladder = ladder.with_rung(VlmGrounder(
-            g_backend, g_family, budget=g_family.budget_within(settings.min_pixels, settings.max_pixels),
-            zoom=zoom, deadline=deadline))
+        ladder = ladder.with_rung(VlmGrounder(g_backend, g_family, zoom=zoom, deadline=deadline))
+        log.info("the grounding ladder's last rung: %s", g_family.name)
     return planner, ladder, parser
 
 
@@ -182,7 +207,7 @@ class Engine:
                 live_desktop(settings, apps, dry_run=dry_run)
         deadline = Deadline()
         planner, (ladder, parser) = None, default_ladder(parser)
-        if settings.model or settings.grounding_model:
+        if settings.model or settings.grounding_model or settings.planner_model:
             planner, ladder, parser = model_parts(settings, parser, deadline=deadline)
         remember = live and settings.use_memory and use_memory is not False
         memory = ExperienceMemory.from_settings(settings) if remember else None

@@ -79,10 +79,22 @@ class EngineChoice:
 
     def describe(self) -> str:
         if self.kind == "local":
-            return f"The local model {self.model} plans each step (loaded on the first run)."
+            return (f"The local model {self.model} plans each step (loaded on the first run)."
+                    + self.mode_text())
         if self.kind == "server":
-            return f"The model {self.model!r} served at {self.base_url} plans each step."
+            return (f"The model {self.model!r} served at {self.base_url} plans each step."
+                    + self.mode_text())
         return "The offline planner: explicit instructions, no model."
+
+    def mode_text(self) -> str:
+        """The mode this model gives (guessed from its name, as `gui-agent models` says it)."""
+        from gui_agent import configured_mode
+
+        try:
+            choice = configured_mode(Path(self.model or "").name or self.model)
+        except GuiAgentError as exc:
+            return f"\nIt cannot run as chosen: {exc}"
+        return f"\nMode: {choice.describe()}"
 
 
 # -- questions to the person (tests replace these) ------------------------------------------------

@@ -50,6 +50,7 @@ def create_backend(
     device: str | None = None,
     dtype: str | None = None,
     deadline: Deadline | None = None,
+    tuning: dict[str, float | int | None] | None = None,
 ) -> tuple[Backend, ModelFamily]:
     """A backend for ``model`` and the registry family that says how to prompt and parse it.
 
@@ -58,7 +59,10 @@ def create_backend(
     openai: ``model`` is the name the server serves; when omitted and the server serves
     exactly one model, that one. ``deadline`` bounds every call the backend makes when
     ``generate`` is given none (the run's one :class:`~gui_agent.deadline.Deadline`).
+    ``tuning``: :meth:`ModelFamily.tuned` overrides (image budget, sampling), applied to the
+    family the backend and its planner share, so both resize images alike.
     """
+    tuning = {k: v for k, v in (tuning or {}).items() if v is not None}
     if backend not in BACKENDS:
         raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
     if backend == "transformers":
@@ -69,7 +73,7 @@ def create_backend(
         from .transformers_backend import TransformersBackend
 
         folder = resolve_model(model, allow_download)
-        chosen = choose_family(family, model, folder)
+        chosen = choose_family(family, model, folder).tuned(**tuning)
         return TransformersBackend(folder, chosen, device=device, dtype=dtype,
                                    allow_download=allow_download, deadline=deadline), chosen
 
@@ -82,5 +86,5 @@ def create_backend(
             listed = ", ".join(served) if served else "none listed"
             raise ConfigError(f"name the model with --model; the server at {url} serves: {listed}")
         model = served[0]
-    chosen = choose_family(family, model)
+    chosen = choose_family(family, model).tuned(**tuning)
     return OpenAIBackend(model, url, chosen, api_key_env=api_key_env, deadline=deadline), chosen

@@ -1,6 +1,7 @@
 """`gui-agent bench vlm`: what a local VLM costs per agent step at each image budget.
 
-For every budget (max pixels) and screenshot size it reports the image tokens the screenshot
+Each step is the family's own grounding request (``backends.protocol.grounding_messages``: its
+card's wording and layout, its budget). For every budget (max pixels) and screenshot size it reports the image tokens the screenshot
 becomes, prefill speed (prompt tokens per second until the first new token's scores), decode speed (each further
 token, in a run forced to ``--new-tokens`` tokens) and the seconds of that whole step (input
 preparation + prefill + decode). Medians over ``--repeats``; one warm-up
@@ -66,10 +67,10 @@ def measure_vlm(model: str, family: str | None = None, budgets: list[int] | None
                 sizes: list[tuple[int, int]] | None = None, new_tokens: int = 32,
                 repeats: int = 3, device: str | None = None, dtype: str | None = None,
                 allow_download: bool = False) -> list[VlmFigures]:
-    from ..backends.base import Message
     from ..backends.factory import choose_family
     from ..backends.images import ImageBudget
     from ..backends.local_models import resolve_model
+    from ..backends.protocol import grounding_messages
     from ..backends.transformers_backend import TransformersBackend
 
     if new_tokens < 2 or repeats < 1:
@@ -78,19 +79,17 @@ def measure_vlm(model: str, family: str | None = None, budgets: list[int] | None
     fam = choose_family(family, model, folder)
     budgets = budgets or [fam.max_pixels]
     sizes = sizes or parse_sizes(DEFAULT_SIZES)
-    prompt = fam.load_prompt()
     figures = []
     for max_pixels in budgets:
         budget = ImageBudget(min(fam.min_pixels, max_pixels), max_pixels)
-        backend = TransformersBackend(folder, replace(fam, max_pixels=budget.max_pixels,
-                                                      min_pixels=budget.min_pixels),
-                                      budget=budget, device=device, dtype=dtype,
+        tuned = replace(fam, max_pixels=budget.max_pixels, min_pixels=budget.min_pixels)
+        backend = TransformersBackend(folder, tuned, budget=budget, device=device, dtype=dtype,
                                       allow_download=allow_download)
         for width, height in sizes:
             resized = budget.resized_size(width, height)
-            text = prompt.format(instruction="the Button in the third row", width=resized[0],
-                                 height=resized[1])
-            messages = [Message("user", (synthetic_screenshot(width, height), text))]
+            # the family's own grounding request (its card's wording and layout)
+            shot = budget.apply(synthetic_screenshot(width, height))
+            messages = grounding_messages(tuned, shot, "the Button in the third row")
             _timed_step(backend, messages, 2)  # warm-up
             runs = [_timed_step(backend, messages, new_tokens) for _ in range(repeats)]
             result = runs[-1][0]
@@ -149,7 +148,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", required=True, help="model folder or cached Hugging Face repo id")
     parser.add_argument("--family", help="registry family (default: guessed from the model)")
     parser.add_argument("--budgets", default=DEFAULT_BUDGETS,
-                        help=f"comma-separated max pixels, e.g. {DEFAULT_BUDGETS}")
+                        help=f"comma-separated max pixels (default {DEFAULT_BUDGETS}; the "
+                             "family's own: `gui-agent models`)")
     parser.add_argument("--sizes", default=DEFAULT_SIZES, help="screenshot sizes WxH,WxH")
     parser.add_argument("--new-tokens", type=int, default=32, help="tokens decoded per step")
     parser.add_argument("--repeats", type=int, default=3)

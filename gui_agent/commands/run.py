@@ -62,7 +62,8 @@ def print_wayland_notice() -> None:
 
 MODEL_FLAGS = ("model", "family", "backend", "base_url", "api_key_env", "grounding_model",
                "grounding_family", "grounding_zoom", "allow_download", "device", "dtype",
-               "min_pixels", "max_pixels")
+               "min_pixels", "max_pixels", "planner_model", "planner_family", "planner_backend",
+               "planner_base_url", "max_new_tokens", "temperature", "top_p")
 
 
 def model_overrides(args: argparse.Namespace) -> dict[str, object]:

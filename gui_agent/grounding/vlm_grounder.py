@@ -1,7 +1,10 @@
 """The last rung of the grounding ladder: ask a vision-language model where a description is.
 
-The grounding model may be the planning model or a separate one (a small pointing model such
-as UGround or ShowUI beside a planner, as Agent S2 pairs them). With ``zoom`` the first guess
+The grounding model may be the acting model or a separate one (a small pointing model such
+as UGround or ShowUI beside a planner, as Agent S2 pairs them). Each is asked in its model
+card's words and layout (:func:`~gui_agent.backends.protocol.grounding_messages`: the
+screenshot first for UGround and OS-Atlas, ShowUI's sentence around it, UI-TARS's grounding
+template, Qwen2.5-VL's computer_use tool). With ``zoom`` the first guess
 is refined: a region around it is cropped, enlarged, and the model is asked again on the
 crop, whose answer is mapped back to the full image. A refined guess that agrees with the
 first scores higher; a failed refinement keeps the first guess.
@@ -15,9 +18,10 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from ..backends.base import Backend, GenerationSettings, Message, generate_within
+from ..backends.base import Backend, GenerationSettings, generate_within
 from ..backends.images import ImageBudget
-from ..backends.registry import ModelFamily, fill
+from ..backends.protocol import grounding_messages
+from ..backends.registry import ModelFamily
 from ..deadline import Deadline
 from ..errors import DeadlineExceeded, GuiAgentError, TargetNotFound
 from ..geometry import Box, Point
@@ -26,8 +30,6 @@ from .candidate import Candidate
 
 log = logging.getLogger(__name__)
 
-# Families whose replies are full actions: they are asked to click the element.
-ACTION_PARSERS = ("ui-tars", "gui-agent", "qwen2.5-vl")
 POINT_HALF = 4  # a point becomes a 9x9 box around it
 
 
@@ -55,7 +57,7 @@ class VlmGrounder:
         self.adapter = get_adapter(self.parser_name)
         self.convention = family.convention
         self.budget = budget or family.budget
-        self.prompt = family.load_prompt()
+        self.prompt = family.load_prompt()   # read now: a missing prompt package fails early
         self.zoom = zoom
         self.score = score
         self.agreed_score = agreed_score
@@ -102,15 +104,10 @@ class VlmGrounder:
         """Where the model says ``description`` is, in pixels of ``image``."""
         from ..backends.coordinates import ImageFrame
 
-        sent = self.budget.apply(image)  # type: ignore[attr-defined]
+        sent = self.budget.apply(image)
         frame = ImageFrame(image.width, image.height, sent.width, sent.height, self.convention)
-        instruction = description if self.parser_name not in ACTION_PARSERS else (
-            f"Click on {description}.")
-
-        text = fill(self.prompt, instruction=instruction, description=description, task=instruction,
-                    width=sent.width, height=sent.height, language="English")
-        reply = generate_within(self.backend, [Message("user", (text, sent))], self.generation,
-                                self.deadline, "grounding")
+        messages = grounding_messages(self.family, sent, description)
+        reply = generate_within(self.backend, messages, self.generation, self.deadline, "grounding")
         try:
             return reply_target(self.adapter, reply, frame)
         except GuiAgentError as exc:

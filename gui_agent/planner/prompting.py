@@ -108,17 +108,18 @@ def history_text(history: Sequence[StepRecord], limit: int,
 
 
 def manager_messages(task: str, observation: Observation | None, settings: PromptSettings, *,
-                     screen_text: ScreenText | None = None,
-                     skills: Sequence[str] = ()) -> list[Message]:
+                     screen_text: ScreenText | None = None, skills: Sequence[str] = (),
+                     image: bool = True) -> list[Message]:
+    """The planning question; ``image`` False for a text-only model (the screen's text only)."""
     text = fill(load_prompt("planner-manager"), task=task, skills=skills_text(skills),
                 max_subtasks=settings.max_subtasks)
-    return [Message("user", _with_screen(text, observation, screen_text, settings))]
+    return [Message("user", _with_screen(text, observation, screen_text, settings, image))]
 
 
 def replan_messages(task: str, observation: Observation | None, settings: PromptSettings, *,
                     done: Sequence[Subtask], failed: Subtask | None, reason: str,
                     history: Sequence[StepRecord], screen_text: ScreenText | None = None,
-                    skills: Sequence[str] = ()) -> list[Message]:
+                    skills: Sequence[str] = (), image: bool = True) -> list[Message]:
     done_text = "\n".join(f"{i}. {s.instruction}" for i, s in enumerate(done, 1)) or "(none)"
     if failed is not None:
         outcome = f"The subtask \"{failed.instruction}\" FAILED: {reason or 'no reason given'}"
@@ -127,7 +128,7 @@ def replan_messages(task: str, observation: Observation | None, settings: Prompt
     text = fill(load_prompt("planner-replan"), task=task, done=done_text, outcome=outcome,
                 history=history_text(history, settings.history_steps), skills=skills_text(skills),
                 max_subtasks=settings.max_subtasks)
-    return [Message("user", _with_screen(text, observation, screen_text, settings))]
+    return [Message("user", _with_screen(text, observation, screen_text, settings, image))]
 
 
 def worker_messages(task: str, subtask: Subtask, position: str, plan: Sequence[Subtask],
@@ -179,9 +180,9 @@ def plan_reminder(error: str) -> str:
 
 
 def _with_screen(text: str, observation: Observation | None, screen_text: ScreenText | None,
-                 settings: PromptSettings) -> tuple[str | Image.Image, ...]:
+                 settings: PromptSettings, image: bool = True) -> tuple[str | Image.Image, ...]:
     parts: list[str | Image.Image] = [text]
-    if observation is not None:
+    if observation is not None and image:
         parts += ["The current screenshot:", downscale(observation.image, settings.budget)]
     quoted = screen_text_part(observation, screen_text, settings)
     if quoted:

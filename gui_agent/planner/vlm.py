@@ -30,7 +30,7 @@ from ..deadline import Deadline
 from ..errors import PlanningError
 from ..screen.observation import Observation, frame_digest
 from . import prompting
-from .base import Planner, SkillMenu, StepRecord, Subtask
+from .base import Planner, SkillMenu, StepRecord, Subtask, Worker
 from .prompting import PromptSettings, ScreenText
 
 log = logging.getLogger(__name__)
@@ -45,6 +45,23 @@ _ACTION_LINE = re.compile(r"Action\s*:\s*(.+)", re.S)
 def preview(text: str, limit: int = 160) -> str:
     flat = " ".join(text.split())
     return repr(flat if len(flat) <= limit else flat[:limit - 3] + "...")
+
+
+_CALL_LINE = re.compile(r"^\s*([a-z_]+)\s*\(.*\)\s*$", re.S)
+
+
+def action_line(line: str) -> Action | None:
+    """The action a plan line is written as (``click("the Save button")``), else None."""
+    from ..actions import ACTION_TYPES, parse_action
+    from ..errors import ActionParseError
+
+    call = _CALL_LINE.match(line.strip().strip("`"))
+    if call is None or call.group(1) not in ACTION_TYPES:
+        return None
+    try:
+        return parse_action(line.strip().strip("`"))
+    except ActionParseError:
+        return None
 
 
 @dataclass(frozen=True)
@@ -119,9 +136,12 @@ class VlmManager:
     def __init__(self, backend: Backend, settings: PromptSettings | None = None, *,
                  generation: GenerationSettings | None = None, screen_text: ScreenText | None = None,
                  skills: Sequence[str] | SkillMenu = (), max_replans: int = 3,
-                 context: RunContext | None = None, deadline: Deadline | None = None) -> None:
+                 context: RunContext | None = None, deadline: Deadline | None = None,
+                 vision: bool = True, action_lines: bool = False) -> None:
         self.backend = backend
         self.deadline = deadline  # the run's time limit, shared with every model call
+        self.vision = vision      # False: a text-only model, shown the screen's text only
+        self.action_lines = action_lines  # a subtask written as action text is that action
         self.settings = settings or PromptSettings()
         self.generation = generation
         self.screen_text = screen_text
@@ -133,15 +153,20 @@ class VlmManager:
     def _read(self, reply: str) -> PlanReply:
         return parse_plan(reply, self.settings.max_subtasks)
 
+    def _subtask(self, line: str) -> Subtask:
+        action = action_line(line) if self.action_lines else None
+        return Subtask(line, actions=(action,)) if action is not None else Subtask(line)
+
     def plan(self, task: str, observation: Observation | None) -> list[Subtask]:
         messages = prompting.manager_messages(task, observation, self.settings,
-                                              screen_text=self.screen_text, skills=self.menu.lines)
+                                              screen_text=self.screen_text, skills=self.menu.lines,
+                                              image=self.vision)
         plan = ask_with_retry(self.backend, messages, self.generation, self._read,
                               prompting.plan_reminder, "planning", self.deadline)
         assert isinstance(plan, PlanReply)
         if plan.give_up is not None:
             raise PlanningError(f"the model cannot plan {task!r}: {plan.give_up}")
-        subtasks = [Subtask(s) for s in plan.subtasks] or [Subtask(task)]
+        subtasks = [self._subtask(s) for s in plan.subtasks] or [Subtask(task)]
         if plan.finished:  # already done on the screen: one subtask lets the worker confirm it
             subtasks = [Subtask(task)]
         self.context.task, self.context.plan, self.replans = task, list(subtasks), 0
@@ -159,14 +184,15 @@ class VlmManager:
             self.replans += 1
         messages = prompting.replan_messages(
             task, observation, self.settings, done=done, failed=failed, reason=reason,
-            history=self.context.history, screen_text=self.screen_text, skills=self.menu.lines)
+            history=self.context.history, screen_text=self.screen_text, skills=self.menu.lines,
+            image=self.vision)
         plan = ask_with_retry(self.backend, messages, self.generation, self._read,
                               prompting.plan_reminder, "planning", self.deadline)
         assert isinstance(plan, PlanReply)
         if plan.give_up is not None or plan.finished:
             log.info("re-plan ends the run: %s", plan.give_up or "finished")
             return []
-        subtasks = [Subtask(s) for s in plan.subtasks]
+        subtasks = [self._subtask(s) for s in plan.subtasks]
         self.context.plan = [*done, *subtasks]
         log.info("re-plan after %r: %s", reason, [s.instruction for s in subtasks])
         return subtasks
@@ -183,9 +209,11 @@ class VlmWorker:
                  family_text: str, settings: PromptSettings | None = None, *,
                  generation: GenerationSettings | None = None, screen_text: ScreenText | None = None,
                  skills: Sequence[str] | SkillMenu = (), max_failed_steps: int = 2,
-                 context: RunContext | None = None, deadline: Deadline | None = None) -> None:
+                 context: RunContext | None = None, deadline: Deadline | None = None,
+                 vision: bool = True) -> None:
         self.backend = backend
         self.deadline = deadline
+        self.vision = vision      # False: a text-only model (no screenshot, the screen's text)
         self.adapter = adapter
         self.frame_for = frame_for
         self.family_text = family_text
@@ -219,7 +247,7 @@ class VlmWorker:
         if observation is None:
             return ""
         digest = frame_digest(observation.image)
-        if not self._frames or self._frames[-1][0] != digest:
+        if self.vision and (not self._frames or self._frames[-1][0] != digest):
             self._frames.append((digest, observation.image))
         return digest
 
@@ -247,7 +275,7 @@ class VlmWorker:
                     return self._end(Fail(f"{last.note}: {format_action(last.action)} (a different "
                                           "action was asked for)"))
                 reflection = self._reflect(last.action)
-            elif _failed_tail(mine) >= self.max_failed_steps:
+            elif failed_tail(mine) >= self.max_failed_steps:
                 return self._end(Fail(last.note or f"{format_action(last.action)} failed"))
         if self._pending and reflection is None:
             return self._end(self._pending.pop(0))
@@ -298,7 +326,7 @@ class VlmWorker:
         return actions[0]
 
 
-def _failed_tail(records: Sequence[StepRecord]) -> int:
+def failed_tail(records: Sequence[StepRecord]) -> int:
     count = 0
     for record in reversed(records):
         if record.ok or isinstance(record.action, AskUser):
@@ -349,8 +377,37 @@ def vlm_planner(backend: Backend, family: ModelFamily, *, settings: PromptSettin
 
     manager = VlmManager(manager_backend or backend, settings, generation=generation,
                          screen_text=screen_text, skills=menu, max_replans=max_replans,
-                         context=context, deadline=deadline)
+                         context=context, deadline=deadline, vision=family.vision,
+                         action_lines=True)
     worker = VlmWorker(backend, adapter, frame_for, prompting.family_prompt(family), settings,
                        generation=generation, screen_text=screen_text, skills=menu, context=context,
-                       deadline=deadline)
-    return Planner(f"vlm:{family.name}", manager, worker, menu)
+                       deadline=deadline, vision=family.vision)
+    return Planner(f"vlm:{family.name}", manager, PlannedActions(worker), menu)
+
+
+class PlannedActions:
+    """A worker that first does the actions a subtask was written as (a planner's action text,
+    its targets found by the grounding ladder), then ``Done``; other subtasks go to ``worker``.
+    A failed planned action fails the subtask with its reason (the planner re-plans)."""
+
+    def __init__(self, worker: Worker) -> None:
+        self.worker = worker
+        self._subtask: Subtask | None = None
+        self._start = 0
+        self._given = 0
+
+    def next_action(self, subtask: Subtask, observation: Observation | None,
+                    history: Sequence[StepRecord]) -> Action:
+        if not subtask.actions:
+            return self.worker.next_action(subtask, observation, history)
+        if subtask is not self._subtask:
+            self._subtask, self._start, self._given = subtask, len(history), 0
+        mine = history[self._start:]
+        if mine and not mine[-1].ok and not isinstance(mine[-1].action, AskUser):
+            self._subtask = None
+            return Fail(mine[-1].note or f"{format_action(mine[-1].action)} failed")
+        if self._given < len(subtask.actions):
+            self._given += 1
+            return subtask.actions[self._given - 1]
+        self._subtask = None
+        return Done()

@@ -1,8 +1,8 @@
 """End to end: the VLM planner drives the real playground app under Xvfb with real input.
 
 The "model" is scripted: its replies are written at request time from the playground's own
-``targets`` (the true screen boxes of its controls), in UI-TARS format (coordinates in the
-resized image the model was shown) or in gui-agent's canonical format (descriptions, grounded
+``targets`` (the true screen boxes of its controls), in UI-TARS format (a native agent:
+coordinates in the resized image the model was shown) or in gui-agent's canonical format (descriptions, grounded
 by the real OCR ladder). The app's state, not the agent's belief, decides. The last test runs
 the real transformers backend on a tiny random model: its garbage replies must end the run
 with a clear error.
@@ -20,6 +20,7 @@ from gui_agent.backends.coordinates import ImageFrame
 from gui_agent.backends.registry import get_family
 from gui_agent.config import Settings
 from gui_agent.grounding.ladder import GroundingLadder
+from gui_agent.planner.native_agent import native_agent_planner
 from gui_agent.planner.vlm import vlm_planner
 from gui_agent.playground.state import find_target, target_center
 from tests.support.scripted_backend import ScriptedBackend
@@ -64,18 +65,15 @@ def test_ui_tars_replies_with_coordinates_add_an_item(xvfb, tmp_path):
                 return f"Thought: I click {text}.\nAction: click(start_box='<|box_start|>({mx:g},{my:g})<|box_end|>')"
             return reply
 
-        backend = ScriptedBackend([
-            "1. Open the Items tab\n2. Add Dates to the list",
+        backend = ScriptedBackend([      # UI-TARS as a native agent: no plan is asked of it
             click("Items", "tab"),
-            "Thought: the Items page is open.\nAction: finished(content='')",
-            "1. Add Dates to the list",                # re-planned after the finished subtask
             click("New item", "field"),
             "Thought: the field has focus.\nAction: type(content='Dates')",
             click("Add", "button"),
             "Thought: Dates is in the list.\nAction: finished(content='added')",
         ])
-        agent = live_agent(vlm_planner(backend, family), tmp_path, ladder=GroundingLadder([]),
-                           parser=None)
+        agent = live_agent(native_agent_planner(backend, family), tmp_path,
+                           ladder=GroundingLadder([]), parser=None)
         result = agent.run("add Dates to the shopping list")
         state = final_state(app)
     steps = "\n".join(s.describe() for s in result.steps)
@@ -83,7 +81,7 @@ def test_ui_tars_replies_with_coordinates_add_an_item(xvfb, tmp_path):
     assert result.answer == "added"
     assert state["items"]["list"][-1:] == ["Dates"], steps
     # the model saw the budget's image, not the raw screenshot
-    assert backend.requests[1].images[0].size == (frame.model_width, frame.model_height)
+    assert backend.requests[0].images[0].size == (frame.model_width, frame.model_height)
     assert backend.remaining == 0
 
 
@@ -127,9 +125,8 @@ def test_a_tiny_random_model_ends_the_run_with_a_clear_error(xvfb, tmp_path, tin
     family = replace(get_family("ui-tars-1.5"), max_pixels=256 * 28 * 28,
                      generation=GenerationSettings(max_new_tokens=24))
     model = TransformersBackend(str(tiny_vlm_dir), family, device="cpu")
-    manager = ScriptedBackend(["1. Click the Log in button"])
     with playground(tmp_path) as app:
-        agent = live_agent(vlm_planner(model, family, manager_backend=manager), tmp_path,
+        agent = live_agent(native_agent_planner(model, family), tmp_path,
                            ladder=GroundingLadder([]), parser=None)
         result = agent.run("log in")
         state = final_state(app)

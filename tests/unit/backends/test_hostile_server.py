@@ -292,7 +292,7 @@ def test_the_planner_passes_its_deadline_to_every_call():
     deadline = Deadline(60)
     backend = RecordingBackend(["1. Click OK", 'click("OK")'])
     planner = vlm_planner(backend, PLANNER, deadline=deadline)
-    assert planner.manager.deadline is deadline and planner.worker.deadline is deadline
+    assert planner.manager.deadline is deadline and planner.worker.worker.deadline is deadline
     (subtask,) = planner.manager.plan("click OK", None)
     planner.worker.next_action(subtask, None, [])
     assert backend.deadlines == [deadline, deadline]
@@ -341,5 +341,5 @@ def test_model_parts_shares_one_deadline_between_planner_and_grounder(monkeypatc
                         lambda model, family, settings: (RecordingBackend([]), PLANNER))
     deadline = Deadline(60)
     planner, ladder, _ = vlm_setup.model_parts(Settings(model="m"), deadline=deadline)
-    assert planner.manager.deadline is deadline and planner.worker.deadline is deadline
+    assert planner.manager.deadline is deadline and planner.worker.worker.deadline is deadline
     assert ladder.grounders[-1].name == "vlm" and ladder.grounders[-1].deadline is deadline

@@ -7,6 +7,7 @@ import pytest
 from gui_agent.backends.base import GenerationSettings
 from gui_agent.backends.registry import (
     COORDINATE_CONVENTIONS,
+    MODES,
     get_family,
     load_registry,
     parse_registry,
@@ -40,9 +41,9 @@ def test_shipped_registry_has_the_documented_families():
         assert family.coordinates in COORDINATE_CONVENTIONS
         assert 0 < family.min_pixels <= family.max_pixels
         assert family.generation.max_new_tokens > 0
-        text = family.load_prompt()           # the prompt file exists and fills in
-        filled = text.format(instruction="the OK button", width=1288, height=812)
-        assert "the OK button" in filled
+        assert family.modes and all(m in MODES for m in family.modes)
+    assert families["ui-tars-1.5"].modes == ("native-agent", "grounder")
+    assert families["qwen2.5-vl"].can("tool-agent") and not families["showui"].can("planner")
 
 
 def test_a_family_reads_into_frozen_dataclasses():
@@ -66,6 +67,13 @@ def test_a_family_reads_into_frozen_dataclasses():
     ("temperature = 0.2", "temperature = -1", "temperature must be a number"),
     ('stop = ["<|im_end|>"]', "stop = [1]", "'stop' must be a list of strings"),
     ('match = ["Demo-VL"]', 'match = "Demo-VL"', "'match' must be a list"),
+    ('parser = "gui-agent"', 'parser = "gui-agent"\nmodes = ["boss"]', "modes must be a non-empty"),
+    ('parser = "gui-agent"', 'parser = "gui-agent"\nmodes = ["native-agent"]',
+     "needs an agent_prompt"),
+    ('parser = "gui-agent"', 'parser = "gui-agent"\ngrounding_layout = "sideways"',
+     "grounding_layout must be one of"),
+    ('prompt = "gui-agent.txt"', 'prompt = "package:../x"', "package:MODULE:NAME"),
+    ('parser = "gui-agent"', 'parser = "gui-agent"\nmax_images = 0', "max_images must be"),
 ])
 def test_each_bad_field_is_named(old, new, message):
     text = GOOD.replace(old, new)
