@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from .accessibility.live import handle_of, wait_for_focus
 from .actions import Action, Move, Scroll, Type, Wait
 from .control.base import Controller
 from .executor import perform
@@ -141,7 +142,7 @@ class Actor:
                                after=typed.image, reader=self.reader, cleared=action.clear)
 
         attempts = 1
-        focused, typed = self._type_text(action, points)
+        focused, typed = self._type_text(action, points, field)
         effect = judge(typed)
         if not effect.seen and not self.stop.is_set():
             # A slow application may show the text later: wait as after any action (the settle
@@ -152,7 +153,7 @@ class Actor:
             # Nothing changed anywhere since the field was clicked, so nothing was typed:
             # typing again cannot double it.
             attempts += 1
-            _, typed = self._type_text(action, points)
+            _, typed = self._type_text(action, points, field)
             effect = judge(typed)
         if not effect.seen or not action.enter:
             return Acted(typed, effect, attempts)
@@ -163,7 +164,8 @@ class Actor:
             entered = replace(entered, observed=f"{effect.observed}; then {entered.observed}")
         return Acted(after, entered, attempts)
 
-    def _type_text(self, action: Type, points: dict[str, Point]) -> tuple[Observation, Observation]:
+    def _type_text(self, action: Type, points: dict[str, Point],
+                   field: Candidate | None = None) -> tuple[Observation, Observation]:
         """Click the field (and wait until the click is taken), clear it, type: the screen before
         the keys and after them."""
         if "into" in points:
@@ -171,7 +173,7 @@ class Actor:
             t = time.perf_counter()
             self.controller.click(points["into"])
             self._clock("act", t)
-            focused = self._focus_wait(before)
+            focused = self._focus_wait(before, field)
         else:
             focused = self.observe()
         self._perform(replace(action, into=None, enter=False), {})
@@ -181,10 +183,14 @@ class Actor:
         self._clock("settle", t)
         return focused, typed
 
-    def _focus_wait(self, before: Observation) -> Observation:
+    def _focus_wait(self, before: Observation, field: Candidate | None = None) -> Observation:
         """Until the screen has taken the click (it changed and settled), at most FOCUS_WAIT_S;
-        the screen then."""
+        the screen then. A field of the accessibility tree says when it has the focus."""
         t = time.perf_counter()
+        handle = handle_of(field.element if field is not None else None)
+        if handle is not None and wait_for_focus(handle, FOCUS_WAIT_S, self.stop):
+            self._clock("settle", t)
+            return self.observe()
         settled = wait_until_settled(self.observe, timeout=FOCUS_WAIT_S, interval=self.settle_interval,
                                      first=before)
         if settled.settled:

@@ -56,6 +56,14 @@ class _Clock:
         self.timings[stage] = self.timings.get(stage, 0.0) + time.perf_counter() - start
 
 
+def _tree_read(clock: _Clock, obs: Observation) -> None:
+    """Reading the observation's accessibility tree (during grounding) is the "parse" stage."""
+    seconds = obs.accessibility.seconds if obs.accessibility is not None else 0.0
+    if seconds:
+        clock.timings["parse"] = clock.timings.get("parse", 0.0) + seconds
+        clock.timings["ground"] = max(0.0, clock.timings.get("ground", 0.0) - seconds)
+
+
 @dataclass
 class _Plan:
     """The loop's state over one run: the plan left, what is done, the history the planner sees."""
@@ -249,8 +257,10 @@ class Agent:
         text = format_action(action)
         targets = target_fields(action)
         cands: dict[str, Candidate] = {}
-        if self.parser is not None and targets:
-            # Parse here (cached by the parser) so that the stage is timed on its own.
+        if self.parser is not None and targets and obs.accessibility is None:
+            # Parse here (cached by the parser) so that the stage is timed on its own. With an
+            # accessibility tree, grounding reads the tree first and the pixels only when the
+            # tree does not name the target (the tree's read is then the "parse" stage).
             t = time.perf_counter()
             self.parser.parse(obs.image)
             clock.add("parse", t)
@@ -260,11 +270,13 @@ class Agent:
                 cands[name] = self.ground(target, obs)
         except GroundingError as exc:
             clock.add("ground", t)
+            _tree_read(clock, obs)
             before = run.folder.save_image(f"{index:03d}-before", obs.image)
             return StepLog(index, sub.instruction, text, "failed", target=str(targets.get(next(iter(targets)))),
                            alternatives=tuple(str(c) for c in exc.candidates[:5]) if isinstance(exc, AmbiguousTarget) else (),
                            error=str(exc), before=before, timings=clock.timings), obs
         clock.add("ground", t)
+        _tree_read(clock, obs)
         shown = {**cands, **{f"alternative {i}": c for i, c in enumerate(self.ladder.last_alternatives, 1)}}
         done = self.pipeline.perform(run, index, sub.instruction, action, cands, obs,
                                      target=str(targets[next(iter(targets))]) if targets else None,

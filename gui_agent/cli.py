@@ -40,6 +40,8 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
                    help="neither use nor update the experience memory (no skills, nothing remembered)")
     p.add_argument("--no-skills", action="store_true",
                    help="always plan, even when the task matches a skill (the run is still remembered)")
+    p.add_argument("--no-a11y", action="store_true",
+                   help="see the screen through its pixels alone, without the accessibility tree")
     p.add_argument("--save-as", metavar="NAME",
                    help="when the run succeeds, save it as a skill named NAME (its typed texts become "
                         "parameters)")
@@ -69,8 +71,6 @@ def _add_model_flags(p: argparse.ArgumentParser) -> None:
     g.add_argument("--max-pixels", metavar="PIXELS", type=_pixels,
                    help="image budget per screenshot, e.g. 1280x28x28 (default: the family's)")
     g.add_argument("--min-pixels", metavar="PIXELS", type=_pixels, help="smallest image budget")
-
-
     g.add_argument("--planner-model", metavar="DIR_OR_ID",
                    help="a chat model that plans subtasks for --model (or writes gui-agent's action "
                         "text itself); see `gui-agent models` for the modes")
@@ -84,6 +84,8 @@ def _add_model_flags(p: argparse.ArgumentParser) -> None:
                    help="longest reply (default: the family's)")
     g.add_argument("--temperature", type=float, help="sampling temperature (default: the family's)")
     g.add_argument("--top-p", type=float, help="nucleus sampling (default: the family's)")
+
+
 def _pixels(text: str) -> int:
     from .backends.images import parse_budget
 
@@ -175,6 +177,13 @@ def build_parser() -> argparse.ArgumentParser:
     from .commands.memory import add_memory_parser
     from .commands.skills import add_skills_parser
 
+    b = bsub.add_parser("batch", help="a suite with the local runner vs on Ray (--ray local), and "
+                        "what one desktop worker costs", description="Runs the suite with the local "
+                        "runner and on a local Ray cluster at each worker count: wall time, Ray's "
+                        "overhead per task, CPU and peak memory per desktop worker (needs Ray).")
+    from .bench.batch_bench import add_arguments as add_batch_bench_arguments
+
+    add_batch_bench_arguments(b)
     add_skills_parser(sub)
     add_memory_parser(sub)
     from .commands.record import add_record_parsers
@@ -258,6 +267,10 @@ def main(argv: list[str] | None = None) -> int:
             from .commands.skills import skills_command
 
             return skills_command(args)
+        if args.command == "bench" and args.bench == "batch":
+            from .bench.batch_bench import run_batch_bench
+
+            return run_batch_bench(args)
         if args.command == "record":
             from .commands.record import record_command
 

@@ -77,6 +77,9 @@ class Settings:
     max_new_tokens: int | None = None
     temperature: float | None = None
     top_p: float | None = None
+    # The platform's accessibility tree (AT-SPI on Linux) read beside the pixels (off: --no-a11y).
+    accessibility: bool = True
+    a11y_budget: float = 1.0            # at most this many seconds to read the tree per step
 
     def __post_init__(self) -> None:
         if self.safety not in SAFETY_MODES:
@@ -87,6 +90,8 @@ class Settings:
             raise ConfigError("max_seconds must be positive")
         if self.monitor < 0:
             raise ConfigError("monitor must be 0 (all monitors) or a monitor number from 1")
+        if self.a11y_budget <= 0:
+            raise ConfigError("a11y_budget must be a positive number of seconds")
         object.__setattr__(self, "allow_apps", _check_app_names(self.allow_apps))
         self._check_model_settings()
 

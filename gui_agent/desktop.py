@@ -1,14 +1,18 @@
 """The environment the agent talks to: ``observe()`` a screen, act through a ``controller``.
 
-A live desktop captures a real monitor; a still desktop serves one screenshot file (for
-``gui-agent run --dry-run --screenshot FILE``) and never changes.
+A live desktop captures a real monitor, with the accessibility tree of that moment when it has
+a source (read only if a step asks: :class:`~gui_agent.accessibility.TreeView`); a still
+desktop serves one screenshot file (for ``gui-agent run --dry-run --screenshot FILE``) and
+never changes.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from .accessibility import AccessibilitySource, TreeView
 from .control.base import Controller
 from .control.dry_run import DryRunController
 from .screen.observation import Observation
@@ -26,15 +30,20 @@ class Desktop(Protocol):
 class LiveDesktop:
     """The real screen (one monitor, or all with monitor=0) and a real or dry-run controller."""
 
-    def __init__(self, controller: Controller, monitor: int = 1, capture: ScreenCapture | None = None) -> None:
+    def __init__(self, controller: Controller, monitor: int = 1, capture: ScreenCapture | None = None,
+                 tree: AccessibilitySource | None = None) -> None:
         from .screen.capture import ScreenCapture
 
         self.controller = controller
         self.monitor = monitor
         self.capture = capture or ScreenCapture()
+        self.tree = tree
 
     def observe(self) -> Observation:
-        return self.capture.capture(self.monitor)
+        obs = self.capture.capture(self.monitor)
+        if self.tree is None or not self.tree.available():
+            return obs
+        return replace(obs, accessibility=TreeView(self.tree, obs.monitor, obs.image))
 
 
 class StillDesktop:

@@ -131,14 +131,17 @@ def model_parts(settings: Settings, parser: ScreenParsing | None = None,
 
 def live_desktop(settings: Settings, apps: AppRegistry, *, dry_run: bool = False) -> LiveDesktop:
     """The real screen (``settings.monitor``) with real input through ``apps``, or with
-    ``dry_run`` a controller that records and performs (and launches) nothing."""
+    ``dry_run`` a controller that records and performs (and launches) nothing; with the
+    platform's accessibility tree unless ``settings.accessibility`` is off."""
+    from .accessibility import platform_source
     from .control.dry_run import DryRunController
 
+    tree = platform_source(settings.a11y_budget) if settings.accessibility else None
     if dry_run:
-        return LiveDesktop(DryRunController(apps=apps), settings.monitor)
+        return LiveDesktop(DryRunController(apps=apps), settings.monitor, tree=tree)
     from .control.pyautogui_controller import PyAutoGuiController
 
-    return LiveDesktop(PyAutoGuiController(apps=apps), settings.monitor)
+    return LiveDesktop(PyAutoGuiController(apps=apps), settings.monitor, tree=tree)
 
 
 class Engine:
@@ -170,7 +173,8 @@ class Engine:
         self.queries = ScreenQueries(ladder, parser)
         # The offline planner asks the screen (through the ladder) whether a box is already
         # ticked or what a field shows: it is given the questions here, explicitly.
-        self.planner = planner or offline_planner(self.queries.checked_state, self.queries.shown_text)
+        self.planner = planner or offline_planner(self.queries.checked_state, self.queries.shown_text,
+                                                  self.queries.dialog_of)
         self.pipeline = StepPipeline(desktop, settings=self.settings, safety=self.safety, hooks=self.hooks,
                                      observe=self.observer, settle=self._settle, reader=parser, live=live,
                                      control=self.control)

@@ -18,14 +18,24 @@ SYSTEM_PACKAGES=(xvfb xdotool x11-utils xclip libxcb1 libx11-6 libx11-xcb1 libxc
   libxcb-shm0 libxcb-sync1 libxcb-util1 libxcb-xfixes0 libxcb-xinerama0 libxcb-xkb1 libxcb-randr0
   libxkbcommon0 libxkbcommon-x11-0 libegl1 libgl1 libglib2.0-0 libfontconfig1 libdbus-1-3
   fonts-dejavu-core fonts-liberation)
+# The accessibility tree (AT-SPI): the D-Bus session bus and the accessibility bus, the libatspi
+# typelib, and what PyGObject (pip, in the venv) builds against; openbox, a window manager for
+# headless desktops (batch suites' `desktop:`).
+SYSTEM_PACKAGES+=(dbus at-spi2-core gir1.2-atspi-2.0 libgirepository1.0-dev libcairo2-dev
+  pkg-config gcc openbox)
 # The tests (dev) and the MiniWoB++ benchmark drive a real Chromium window; the tests make a TLS
 # certificate with openssl. In CI (installer/test.sh) a tool missing here fails the test run.
 case "$EXTRAS" in *dev*|*bench*) SYSTEM_PACKAGES+=(chromium openssl) ;; esac
+# The real-application suite (datasets/suites/desktop-apps.yaml) runs in the tests: GTK3 dialogs,
+# editor, calculator and spreadsheet, Qt5 editor and calculator, and xclip for its clipboard checks.
+case "$EXTRAS" in *dev*) SYSTEM_PACKAGES+=(zenity yad mousepad galculator gnumeric featherpad
+  speedcrunch) ;; esac
 
 install_system_packages() {
   if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg-query >/dev/null 2>&1; then
-    echo "setup: no apt-get here; make sure Xvfb, xdotool, xclip, Qt's xcb libraries (and for the" \
-      "tests chromium and openssl) are installed" >&2
+    echo "setup: no apt-get here; make sure Xvfb, xdotool, xclip, Qt's xcb libraries, at-spi2-core" \
+      "with the libatspi typelib and PyGObject's build headers (and for the tests chromium, openssl" \
+      "and the desktop-apps suite's applications) are installed" >&2
     return 0
   fi
   local missing=() wanted=() pkg

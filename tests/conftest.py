@@ -8,7 +8,8 @@ imported as ``from tests.support.<module> import ...``. Missing tools and packag
 
 End-to-end tests carry ``pytest.mark.e2e(group, ...)``, groups from ``GROUPS``: ``xvfb`` (a
 virtual display), ``input`` (real mouse and keyboard input), ``qt`` (Qt windows under Xvfb),
-``chromium``, ``torch``. A test using the ``xvfb`` or ``screen_1280x800`` fixture is in the
+``chromium``, ``torch``, ``a11y`` (a D-Bus session with the accessibility bus, libatspi,
+openbox). A test using the ``xvfb`` or ``screen_1280x800`` fixture is in the
 ``xvfb`` group, one using ``tiny_vlm_dir`` in ``torch``, marked or not. Before such a test
 runs, what its groups need is checked (see ``GROUPS``). The run ends with how many
 end-to-end tests ran, by group, so that a group that vanished shows.
@@ -28,6 +29,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from tests.support.requirements import (
+    require_atspi,
     require_chromium,
     require_module,
     require_qt_xcb,
@@ -46,6 +48,8 @@ GROUPS: dict[str, tuple[str, Callable[[], object]]] = {
     "qt": ("Qt windows", require_qt_xcb),
     "chromium": ("Chromium", require_chromium),
     "torch": ("torch", lambda: (require_module("torch"), require_module("transformers"))),
+    # the accessibility tree: a D-Bus session with the AT-SPI bus, libatspi, a window manager
+    "a11y": ("a11y tree", lambda: (require_atspi(), require_tool("openbox", apt="openbox"))),
 }
 FIXTURE_GROUPS = {"xvfb": ("xvfb",), "screen_1280x800": ("xvfb",), "tiny_vlm_dir": ("torch",)}
 _GROUPS_KEY = pytest.StashKey[tuple[str, ...]]()

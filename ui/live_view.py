@@ -16,14 +16,32 @@ OTHER_COLOUR = QColor(250, 190, 30)
 BACKGROUND = QColor(32, 35, 42)
 
 
+# What found a target, in words (a step's ``source``: the grounding rung or replay's anchor).
+SOURCE_NAMES = {
+    "a11y": "the accessibility tree", "ocr": "the pixels (OCR and widgets)",
+    "template": "a skill's image", "template-anywhere": "a skill's image, searched everywhere",
+    "landmarks": "a skill's landmarks", "vlm": "the pointing model", "point": "coordinates",
+}
+
+
+def describe_source(source: str | None) -> str:
+    """'a11y' -> 'a11y (the accessibility tree)'; '' for no source."""
+    if not source:
+        return ""
+    name = SOURCE_NAMES.get(source)
+    return f"{source} ({name})" if name else source
+
+
 @dataclass(frozen=True)
 class Overlay:
-    """The next target in source-image pixels: the chosen box, the point, other boxes."""
+    """The next target in source-image pixels: the chosen box, the point, other boxes, and
+    what found it (``source``: "a11y", "ocr", "template", "vlm" ...)."""
 
     box: Corners | None = None
     point: tuple[int, int] | None = None
     others: tuple[Corners, ...] = ()
     label: str = ""
+    source: str = ""
 
 
 def pil_to_qimage(image: Any, max_width: int | None = None) -> QImage:
@@ -128,8 +146,9 @@ class LiveView(QWidget):
             painter.setPen(QPen(TARGET_COLOUR, 1.5))
             painter.drawLine(centre + QPointF(-15, 0), centre + QPointF(15, 0))
             painter.drawLine(centre + QPointF(0, -15), centre + QPointF(0, 15))
-        if overlay.label:
-            self._paint_label(painter, overlay.label)
+        text = " — found by ".join(t for t in (overlay.label, describe_source(overlay.source)) if t)
+        if text:
+            self._paint_label(painter, text)
 
     def _paint_label(self, painter: QPainter, text: str) -> None:
         font = QFont(self.font())

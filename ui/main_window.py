@@ -297,7 +297,8 @@ class MainWindow(QMainWindow):
         if item.preview is None:
             self.live_view.clear()
             return
-        overlay = Overlay(step.box, step.point, (), f"{step.index}. {step.action} — {step.outcome}")
+        overlay = Overlay(step.box, step.point, (), f"{step.index}. {step.action} — {step.outcome}",
+                          step.source or "")
         self.live_view.set_frame(item.preview, item.source_size, overlay)
 
     def open_run_folder(self) -> bool:
@@ -324,7 +325,7 @@ class MainWindow(QMainWindow):
 
     def _on_target(self, info: Any) -> None:
         label = f"next: {info.action}"
-        self._show_live(info.image, Overlay(info.box, info.point, info.others, label))
+        self._show_live(info.image, Overlay(info.box, info.point, info.others, label, info.source or ""))
         self.panel.set_step(f"Step {self.step_model.rowCount() + 1}: {info.action}")
 
     def _on_step(self, event: Any) -> None:

@@ -1,4 +1,5 @@
-"""The step log: one row per step (thumbnail, index, action, outcome, grounding source, time)."""
+"""The step log: one row per step (thumbnail, index, action, outcome, what found the target —
+a11y, ocr, template, vlm — and time)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor, QImage, QPixmap
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+
+from .live_view import describe_source
 
 THUMB_WIDTH = 64
 PREVIEW_WIDTH = 960   # kept per step for the live view; smaller than a screen to bound memory
@@ -132,6 +135,8 @@ class StepLogModel(QAbstractTableModel):
     def _tooltip(row: StepRow) -> str:
         step = row.step
         lines = [f"{step.index}. {step.action} — {step.outcome}", f"subtask: {step.subtask}"]
+        if step.source:
+            lines.append(f"found by: {describe_source(step.source)}")
         if step.screen_point:
             lines.append(f"acted at {step.screen_point} (screen)")
         if step.why:

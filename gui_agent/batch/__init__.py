@@ -1,4 +1,5 @@
-"""Headless batch automation: task suites (YAML) run on virtual displays by worker processes.
+"""Headless batch automation: task suites (YAML) run on virtual displays by worker processes,
+or by Ray actors on a cluster (``--ray``: ``ray_runner``, ``ray_actor``; Ray imported lazily).
 
 ``load_suite(path)`` reads and validates a suite; ``run_batch(...)`` runs it and returns the
 exit code (0 all passed, 1 some failed, 2 the suite could not run). See ``suite.py`` for the

@@ -23,7 +23,8 @@ def _clock(seconds: float) -> str:
 def describe_record(record: TaskRecord) -> str:
     verdict = "PASS" if record.passed else "FAIL"
     tail = f" — {record.reason}" if record.reason and not record.passed else ""
-    return f"{verdict} {record.task} ({record.steps} steps, {record.seconds:.1f}s){tail}"
+    again = f", attempt {len(record.retries) + 1}" if record.retries else ""  # --ray: re-run
+    return f"{verdict} {record.task} ({record.steps} steps, {record.seconds:.1f}s{again}){tail}"
 
 
 class BatchProgress:

@@ -35,6 +35,11 @@ class TaskRecord:
     check: str = ""                  # what was checked, in words
     worker: int = 0
     finished_at: str = ""
+    # Ray runs (``--ray``): where it ran, why earlier attempts ended (an empty list: it ran once),
+    # and the files of its run folder left on that node (over the per-task size cap).
+    node: str = ""
+    retries: list[str] = field(default_factory=list)
+    left_out: list[str] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:

@@ -22,8 +22,8 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -52,6 +52,8 @@ class BatchOptions:
     resume: bool = False
     quiet: bool = False
     only: tuple[str, ...] = ()      # glob patterns over task keys
+    ray: str | None = None          # a Ray cluster (local | auto | ADDRESS): actors, not processes
+    accessibility: bool = True      # False (--no-a11y): the agent sees pixels alone
 
 
 class WorkerHandle:
@@ -68,6 +70,8 @@ class WorkerHandle:
                 "--out", str(opts.out), "--worker", str(number), "--parent", str(os.getpid())]
         if headless:
             argv.append("--headless")
+        if not opts.accessibility:
+            argv.append("--no-a11y")
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(PACKAGE_ROOT), env.get("PYTHONPATH"))
                                             if p)
@@ -248,6 +252,15 @@ class BatchRun:
             w.stop(graceful=False)
 
 
+def _ray_session(opts: BatchOptions, suite: Suite) -> contextlib.AbstractContextManager[Any]:
+    """Connected to the Ray cluster for the run (``--ray``); nothing without it."""
+    if not opts.ray:
+        return nullcontext()
+    from .ray_cluster import ray_session
+
+    return ray_session(opts.ray, opts.workers, suite.ray)
+
+
 def _prepare_out(out: Path, resume: bool) -> None:
     out.mkdir(parents=True, exist_ok=True)
     if not resume:
@@ -276,9 +289,31 @@ def write_batch_report(suite: Suite, out: Path, tasks: list[TaskSpec]) -> Path:
             result = RunResult(record.instruction, record.agent_outcome, record.reason,
                                seconds=record.agent_seconds)
         name = record.task + (f" — {task.name}" if task.name else "")
-        entries.append(ReportEntry(name, result, record.passed, record.check,
-                                   "" if record.passed else record.reason))
+        detail = "" if record.passed else record.reason
+        if record.left_out:  # --ray: files over the per-task cap stayed on the node
+            result, note = _without_left_out(result, record)
+            detail = f"{detail} · {note}" if detail else note
+        entries.append(ReportEntry(name, result, record.passed, record.check, detail))
     return write_report(out, f"gui-agent batch: {suite.name}", entries)
+
+
+def _without_left_out(result: Any, record: TaskRecord) -> tuple[Any, str]:
+    """The run with no link to the screenshots that were not copied back, and a note naming
+    them (the report shows the note; the images would be broken links)."""
+    gone = set(record.left_out)
+    prefix = os.path.relpath(record.run_dir, Path(record.run_dir).parents[2]) \
+        if record.run_dir else ""
+
+    def kept(rel: str | None) -> str | None:
+        return None if rel and f"{prefix}/{rel}".replace(os.sep, "/") in gone else rel
+
+    steps = tuple(replace(s, before=kept(s.before), after=kept(s.after)) for s in result.steps)
+    shown = ", ".join(sorted(gone)[:10]) + (f" and {len(gone) - 10} more" if len(gone) > 10
+                                             else "")
+    where = f" from node {record.node}" if record.node else ""
+    note = (f"{len(gone)} file(s) of the run folder were not copied back{where}: over the size "
+            f"cap per task (the suite's ray: max_run_mb): {shown}")
+    return replace(result, steps=steps), note
 
 
 def run_batch(opts: BatchOptions) -> int:
@@ -288,17 +323,24 @@ def run_batch(opts: BatchOptions) -> int:
     suite = load_suite(opts.suite)
     tasks = select_tasks(suite, opts.only)
     out = opts.out.resolve()
-    opts = BatchOptions(suite.path, out, max(1, opts.workers), opts.headless, opts.resume,
-                        opts.quiet, opts.only)
-    _prepare_out(out, opts.resume)
-    # Several workers each need a display of their own; so does a machine without one.
-    headless = opts.headless or opts.workers > 1 or not display_available()
+    opts = replace(opts, suite=suite.path, out=out, workers=max(1, opts.workers))
     interrupted = False
-    with ResultsLog(out / "results.jsonl", resume=opts.resume) as results:
+    # With --ray, the cluster is reached before anything in OUT is touched.
+    with _ray_session(opts, suite) as cluster:
+        _prepare_out(out, opts.resume)
+        # Several workers each need a display of their own; so does a machine without one.
+        headless = opts.headless or opts.workers > 1 or not display_available()
+        results = ResultsLog(out / "results.jsonl", resume=opts.resume)
         already = len(results.passed_tasks() & {t.key for t in tasks})
-        with BatchProgress(len(tasks), already, quiet=opts.quiet, workers=opts.workers,
-                           title=suite.name) as progress:
-            batch = BatchRun(opts, suite, tasks, results, progress, headless)
+        with results, BatchProgress(len(tasks), already, quiet=opts.quiet, workers=opts.workers,
+                                    title=suite.name) as progress:
+            if opts.ray:
+                from .ray_runner import RayBatchRun
+
+                batch: BatchRun | RayBatchRun = RayBatchRun(opts, suite, tasks, results,
+                                                            progress, cluster)
+            else:
+                batch = BatchRun(opts, suite, tasks, results, progress, headless)
             try:
                 with _sigterm_as_interrupt():
                     batch.run()

@@ -10,6 +10,8 @@
         ready: {window: "gui-agent playground", timeout: 30}   # or text: ..., or timeout only
       - run: "cp a b"                # one-shot, must exit 0 (timeout: seconds)
     teardown: [{run: "..."}]
+    ray: {num_cpus: 1, memory: 1.5GiB}   # what each worker asks of a Ray cluster (ray_options.py)
+    desktop: {window_manager: openbox, accessibility: true}   # per worker (desktop_session.py)
     tasks:
       - id: add-item
         instruction: 'click "Items", type "{item}" into the New item field, then click "Add"'
@@ -42,6 +44,8 @@ from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from .desktop_session import DesktopSpec, read_desktop
+from .ray_options import RayOptions, read_ray_options
 from .yaml_nodes import (
     NodeReader,
     SuiteError,
@@ -143,6 +147,8 @@ class Suite:
     teardown: tuple[Step, ...] = ()
     isolation: str = "task"
     meta: dict[str, Any] = field(default_factory=dict)
+    ray: RayOptions = RayOptions()  # read by --ray runs only
+    desktop: DesktopSpec = DesktopSpec()   # a window manager, the accessibility bus
 
     @property
     def folder(self) -> Path:
@@ -156,7 +162,7 @@ class Suite:
 
 
 SUITE_KEYS = ("name", "description", "isolation", "max_steps", "max_seconds", "allow", "setup",
-              "teardown", "tasks")
+              "teardown", "tasks", "ray", "desktop")
 TASK_KEYS = ("id", "name", "instruction", "parameters", "setup", "max_steps", "max_seconds",
              "allow", "expect", "check")
 
@@ -423,4 +429,7 @@ def load_suite(path: Path | str) -> Suite:
             seen[task.key] = task.line
             tasks.append(task)
     name = reader.string(keys["name"][1], "name") if "name" in keys else path.stem
-    return Suite(path.resolve(), name, tuple(tasks), setup, teardown, isolation)
+    ray = read_ray_options(reader, keys["ray"][1]) if "ray" in keys else RayOptions()
+    desktop = read_desktop(reader, keys["desktop"][1]) if "desktop" in keys else DesktopSpec()
+    return Suite(path.resolve(), name, tuple(tasks), setup, teardown, isolation, ray=ray,
+                 desktop=desktop)

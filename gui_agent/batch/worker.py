@@ -23,12 +23,13 @@ import subprocess
 import sys
 import time
 import traceback
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
 from ..trajectory import slugify
 from .checks import CheckContext, NotReady, run_checks, wait_ready
+from .desktop_session import DesktopSession, SessionError
 from .results import TaskRecord, now_iso
 from .suite import (
     Readiness,
@@ -64,10 +65,12 @@ def _last_line(path: Path) -> str:
 class Apps:
     """The processes setup steps started, stopped in reverse order; one-shot commands run here too."""
 
-    def __init__(self, suite: Suite, env: Mapping[str, str], text_visible: Any) -> None:
+    def __init__(self, suite: Suite, env: Mapping[str, str], text_visible: Any,
+                 tree_window: Callable[[str], bool] | None = None) -> None:
         self.suite = suite
         self.env = dict(env)
         self.text_visible = text_visible
+        self.tree_window = tree_window   # waits until the accessibility tree shows a window
         self._running: list[tuple[Step, subprocess.Popen]] = []
         self._logs = 0
 
@@ -122,6 +125,9 @@ class Apps:
             said = _last_line(out)
             raise self._fail(step, f"the app `{show_command(argv)}` did not become ready: {exc}"
                                    + (f" (its last output: {said})" if said else "")) from None
+        ready = step.ready.window if step.ready is not None else None
+        if ready and self.tree_window is not None:
+            self.tree_window(substitute(ready, values))
         log.info("started %s (pid %d), ready after %.1f s", argv[0], proc.pid, took)
 
     def stop(self, keep: int = 0) -> None:
@@ -154,19 +160,28 @@ class Apps:
 class Worker:
     """Runs tasks of one suite on the current display, one at a time."""
 
-    def __init__(self, suite: Suite, number: int, out: Path) -> None:
+    def __init__(self, suite: Suite, number: int, out: Path, accessibility: bool = True) -> None:
         from ..config import Settings
         from ..engine import Engine
 
         self.suite, self.number, self.out = suite, number, out
+        self.accessibility = accessibility    # False (--no-a11y): the agent sees pixels alone
+        # The suite's desktop (a window manager, the accessibility bus) before any app starts.
+        self.session = DesktopSession(suite.desktop, out / "logs" / f"desktop-{number}")
+        try:
+            self.session.start()
+        except (SessionError, OSError) as exc:
+            raise SuiteError(suite.path, 1, f"the suite's desktop could not start: {exc}") from None
         # One engine reads the screen for checks; its parser (OCR models loaded once) is shared
         # with every task's engine.
-        self._probe = Engine.from_settings(Settings(runs_dir=out / "runs"), use_memory=False)
+        self._probe = Engine.from_settings(Settings(runs_dir=out / "runs", accessibility=accessibility),
+                                           use_memory=False)
         self.parser = self._probe.parser
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(PACKAGE_ROOT), env.get("PYTHONPATH"))
                                             if p)
-        self.apps = Apps(suite, env, self.text_visible)
+        tree = self.session.wait_for_tree_window if suite.desktop.accessibility else None
+        self.apps = Apps(suite, env, self.text_visible, tree)
         self.base_values: dict[str, str] = {}
         self._suite_ready = False
 
@@ -230,7 +245,8 @@ class Worker:
         try:
             settings = Settings(safety="refuse", allow=task.allow, max_steps=int(task.max_steps),
                                 max_seconds=float(task.max_seconds),
-                                runs_dir=self.out / "runs" / folder)
+                                runs_dir=self.out / "runs" / folder,
+                                accessibility=self.accessibility)
             self.parser.reset()
             result = Engine.from_settings(settings, parser=self.parser, use_memory=False).run(instruction)
         except Exception as exc:  # a crash of one task must not end the batch
@@ -258,6 +274,7 @@ class Worker:
             self.apps.teardown(self.suite.teardown, self.base_values,
                                Path(self.base_values["workdir"]))
         self.apps.stop()
+        self.session.stop()
 
 
 def _fresh(path: Path) -> None:
@@ -287,11 +304,16 @@ def _send(channel: IO[str], message: dict[str, Any]) -> None:
     channel.flush()
 
 
-def serve(channel: IO[str], suite: Suite, number: int, out: Path, headless: bool) -> int:
+def serve(channel: IO[str], suite: Suite, number: int, out: Path, headless: bool,
+          accessibility: bool = True) -> int:
     from ..display import ensure_display
 
     with ensure_display(True if headless else None) as display:
-        worker = Worker(suite, number, out)
+        try:
+            worker = Worker(suite, number, out, accessibility)
+        except SuiteError as exc:
+            _send(channel, {"type": "suite_error", "message": str(exc)})
+            return 2
         try:
             try:
                 worker.setup_worker()
@@ -323,6 +345,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--worker", type=int, default=1)
     parser.add_argument("--headless", action="store_true")
     parser.add_argument("--parent", type=int, default=0, help="the runner's pid")
+    parser.add_argument("--no-a11y", action="store_true", help="the agent sees pixels alone")
     args = parser.parse_args(argv)
     channel = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # stray prints go to the log
@@ -333,7 +356,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         format=f"%(asctime)s w{args.worker} %(levelname)s %(name)s: %(message)s")
     try:
         suite = load_suite(args.suite)
-        return serve(channel, suite, args.worker, args.out.resolve(), args.headless)
+        return serve(channel, suite, args.worker, args.out.resolve(), args.headless,
+                     accessibility=not args.no_a11y)
     except SuiteError as exc:
         _send(channel, {"type": "suite_error", "message": str(exc)})
         return 2

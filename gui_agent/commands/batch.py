@@ -24,6 +24,14 @@ def add_batch_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", type=Path, help="output folder (default: batch-out/<suite name>)")
     p.add_argument("--only", action="append", default=[], metavar="PATTERN",
                    help="run only tasks whose id matches this glob (repeatable)")
+    p.add_argument("--ray", metavar="ADDRESS",
+                   help="run the workers as Ray actors, each with its own virtual display: "
+                        "'local' (a throwaway cluster on this machine), 'auto' (the cluster "
+                        "`ray start` runs here) or a cluster address; needs "
+                        "pip install 'gui-agent[cluster]'")
+    p.add_argument("--no-a11y", action="store_true",
+                   help="the agent sees pixels alone, without the accessibility tree (the "
+                        "applications are the same)")
 
 
 def batch_command(args: argparse.Namespace) -> int:
@@ -31,6 +39,9 @@ def batch_command(args: argparse.Namespace) -> int:
 
     if args.workers < 1:
         raise ConfigError("--workers must be at least 1")
+    if args.ray is not None and not args.ray.strip():
+        raise ConfigError("--ray needs an address: local, auto or HOST:PORT")
     out = args.out or Path("batch-out") / args.suite.stem
     return run_batch(BatchOptions(args.suite, out, args.workers, args.headless, args.resume,
-                                  args.quiet, tuple(args.only)))
+                                  args.quiet, tuple(args.only), ray=args.ray,
+                                  accessibility=not args.no_a11y))

@@ -96,6 +96,7 @@ def run_command(args: argparse.Namespace) -> int:
         allow=tuple(args.allow) if args.allow else None,
         use_memory=False if getattr(args, "no_memory", False) else None,
         auto_skills=False if getattr(args, "no_skills", False) else None,
+        accessibility=False if getattr(args, "no_a11y", False) else None,
         **model_overrides(args),
     )
     save_as = getattr(args, "save_as", None)

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from .a11y_grounder import AccessibilityGrounder
 from .ladder import GroundingLadder
 from .ocr_grounder import OcrGrounder
 
 
 def default_ladder(parser: Any | None = None) -> tuple[GroundingLadder, Any]:
-    """A ladder with today's rungs (OCR + widget parse) and the parser it uses."""
+    """A ladder with today's rungs and the parser it uses: the accessibility tree alone (when
+    the observation carries one), then the screen's one element list (pixels fused with the
+    tree); a point target gets the element under it from that same list."""
     if parser is None:
         from ..parsing.screen_parser import ScreenParser
 
         parser = ScreenParser()
-    return GroundingLadder([OcrGrounder(parser)], parser=parser), parser
+    screen = OcrGrounder(parser)
+    return GroundingLadder([AccessibilityGrounder(), screen], parser=screen), parser

@@ -1,7 +1,8 @@
 """Text similarity for grounding: robust to case, punctuation, OCR confusions and partial lines.
 
-A description names a UI element by its text ("Save", "Remember me"); the screen parser
+A description names a UI element by its text ("Save", "Remember me", "+"); the screen parser
 reads that text with OCR, which confuses ``0``/``O``, ``1``/``l``/``I``, ``rn``/``m`` ...
+(symbols are compared in one spelling: :func:`symbol_fold`)
 and often returns a whole line where the target is one word of it. :func:`match_text`
 grades a match (exact > case-insensitive > normalised > OCR-folded > fuzzy; a whole-text
 match beats a partial one) and tells which characters of the line matched, so that
@@ -29,6 +30,18 @@ PARTIAL_FACTOR = 0.86     # a partial (sub-line) match keeps this share of its g
 
 _PUNCT_RE = re.compile(r"[^\w\s]+", re.UNICODE)
 _SPACE_RE = re.compile(r"\s+")
+# Symbols written in several ways, each folded onto one spelling: a calculator's "×" key is the
+# "*" a person types, its "←" is "<-"; OCR reads "+" as "十" and "-" as "一" (its Chinese
+# alphabet). Used only on texts without letters or digits.
+SYMBOL_FOLDS = {
+    "\u00d7": "*", "\u2715": "*", "\u2716": "*", "\u2217": "*", "\u22c5": "*", "\u00b7": "*",
+    "\u00f7": "/", "\u2215": "/",
+    "\u2212": "-", "\u2013": "-", "\u2014": "-", "\u2010": "-", "\u2012": "-", "\u4e00": "-",
+    "\uff0b": "+", "\u5341": "+", "\uff1d": "=",
+    "\u00b1": "+/-", "\u2190": "<-", "\u27f5": "<-", "\u2b05": "<-", "\u232b": "<-",
+    "\u2192": "->", "\u27f6": "->", "\u27a1": "->",
+}
+SYMBOL = 0.94             # two spellings of one symbol ("×" and "*")
 # Confusable glyphs folded onto one representative (applied to lower-cased text).
 _OCR_MULTI = (("rn", "m"), ("vv", "w"))
 # An underline (links) cuts the descenders: "v" reads as "y", "q" as "g".
@@ -58,6 +71,15 @@ def normalize(text: str) -> str:
     return _SPACE_RE.sub(" ", text).strip()
 
 
+def symbol_fold(text: str) -> str | None:
+    """A text of symbols only ("+", "×", "<-") in one spelling of each; None for a text with a
+    letter or a digit in it (those are matched as words)."""
+    text = unicodedata.normalize("NFC", text).strip()
+    if not text or any(c.isalnum() and c not in SYMBOL_FOLDS for c in text):
+        return None
+    return "".join(SYMBOL_FOLDS.get(c, c) for c in text if not c.isspace())
+
+
 def ocr_fold(text: str) -> str:
     """Map glyphs OCR confuses onto one representative, after :func:`normalize`."""
     folded = normalize(text)
@@ -84,6 +106,9 @@ def _whole_match(query: str, text: str) -> tuple[float, str] | None:
         return EXACT, "exact"
     if query.strip().lower() == text.strip().lower():
         return CASE_INSENSITIVE, "case"
+    sq = symbol_fold(query)
+    if sq is not None:
+        return (SYMBOL, "symbol") if sq == symbol_fold(text) else None
     nq, nt = normalize(query), normalize(text)
     if not nq or not nt:
         return None

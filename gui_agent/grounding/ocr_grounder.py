@@ -1,10 +1,14 @@
 """The OCR/parse rung: a target description matched against the parsed screen's elements.
 
-Scores combine three things: how well the text matches (:mod:`.matching`), whether the
-element's kind fits the role words ('button', 'field', ...), and geometry (a field named by
-the label beside it, 'right of X', 'below X', 'in the Settings dialog'). Ordinals pick the
-n-th matching element in reading order. Candidates come back sorted, best first; deciding
-whether the best is good enough or ambiguous is the ladder's job.
+The elements are the screen's one list: the pixel parse (its bars of words split into items,
+:mod:`~gui_agent.parsing.menu_bars`), fused with the accessibility tree when the observation
+carries one (:mod:`~gui_agent.parsing.tree_fusion`); a candidate's source says which found it
+("a11y" or "ocr"). Scores combine three things: how well the text matches (:mod:`.matching`),
+whether the element's kind fits the role words ('button', 'field', ...), and geometry (a field
+named by the label beside it, 'right of X', 'below X', 'in the Settings dialog'). Ordinals pick
+the n-th matching element in reading order; what the tree says of an element weighs in too
+(:mod:`.tree_evidence`). Candidates come back sorted, best first; deciding whether the best is
+good enough or ambiguous is the ladder's job.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from typing import Any
 
 from ..geometry import Box
 from ..parsing.elements import Element, ElementKind, ScreenParse
+from ..parsing.menu_bars import split_bars
+from ..parsing.tree_fusion import fuse_tree
 from ..parsing.widgets import TEXT_AREA_HEIGHT
 from ..screen.observation import Observation
 from .candidate import Candidate
@@ -23,21 +29,24 @@ from .description import LABELLED_KINDS, Relation, TargetQuery, parse_descriptio
 from .matching import match_text, sub_box
 from .spatial import find_panels, label_affinity, relation_factor
 from .text_evidence import MENTION_FACTOR, is_mention, prose_factor, span_kind
+from .tree_evidence import partial_name_factor, titled_windows, tree_factor
 
 log = logging.getLogger(__name__)
 K = ElementKind
 INTERACTIVE = frozenset({K.BUTTON, K.TEXT_FIELD, K.CHECKBOX, K.RADIO, K.COMBO, K.TAB, K.LINK,
-                         K.ICON, K.CLOSE})
+                         K.ICON, K.CLOSE, K.MENU, K.MENU_ITEM})
 # A kind the description did not ask for but that a parser may have reported instead.
 _NEAR_KINDS = {
-    K.BUTTON: {K.CLOSE, K.TAB, K.ICON, K.LINK},
+    K.BUTTON: {K.CLOSE, K.TAB, K.ICON, K.LINK, K.MENU_ITEM},
     K.LINK: {K.TEXT, K.BUTTON},
     K.TAB: {K.BUTTON, K.TEXT},
     K.CLOSE: {K.BUTTON, K.ICON},
     K.ICON: {K.BUTTON, K.CLOSE},
     K.COMBO: {K.TEXT_FIELD, K.BUTTON},
     K.TEXT_FIELD: {K.COMBO},
-    K.TEXT: {K.LINK},
+    K.TEXT: {K.LINK, K.MENU_ITEM, K.MENU},
+    K.MENU: {K.MENU_ITEM, K.BUTTON},
+    K.MENU_ITEM: {K.MENU, K.BUTTON},
 }
 CLOSE_WORDS = {"close", "x", "\u00d7", "\u2715", "\u2716"}
 _AREA_ROLES = {"text area", "textarea"}
@@ -57,7 +66,8 @@ class _Scored:
 
 
 class OcrGrounder:
-    """Grounds descriptions on a :class:`ScreenParse` (OCR text + detected widgets)."""
+    """Grounds descriptions on a :class:`ScreenParse` (OCR text + detected widgets, fused with
+    the accessibility tree when the observation has one)."""
 
     name = "ocr"
 
@@ -66,17 +76,23 @@ class OcrGrounder:
         self._cache: list[tuple[Any, ScreenParse]] = []
         self._cache_size = cache_size
 
-    def parse(self, observation: Observation) -> ScreenParse:
-        """The parse of ``observation``'s image, computed once per image object."""
-        for image, parsed in self._cache:
-            if image is observation.image:
+    def parse(self, observation: Observation | Any) -> ScreenParse:
+        """The elements of ``observation`` (an image alone: its pixels), computed once per image
+        object: the pixel parse with its bars split, fused with the observation's tree."""
+        tree_view = observation.accessibility if isinstance(observation, Observation) else None
+        image = observation.image if isinstance(observation, Observation) else observation
+        for seen, parsed in self._cache:
+            if seen is image:
                 return parsed
         if self._parser is None:
             from ..parsing.screen_parser import ScreenParser
 
             self._parser = ScreenParser()
-        parsed = self._parser.parse(observation.image)
-        self._cache = [*self._cache[-(self._cache_size - 1):], (observation.image, parsed)]
+        pixels = self._parser.parse(image)
+        pixels = split_bars(pixels, _gray(image), lambda box: self._parser.read_text(image, box))
+        tree = tree_view.read() if tree_view is not None else None
+        parsed = fuse_tree(pixels, tree) if tree is not None else pixels
+        self._cache = [*self._cache[-(self._cache_size - 1):], (image, parsed)]
         return parsed
 
     def candidates(self, target: str | TargetQuery, observation: Observation | None = None,
@@ -88,9 +104,16 @@ class OcrGrounder:
                 raise ValueError("candidates() needs an observation or a parse")
             parse = self.parse(observation)
         image = observation.image if observation is not None else None
-        scored = _score_query(query, parse, image)
-        return [Candidate(s.box, round(min(1.0, s.score), 4), self.name, s.element, s.why)
-                for s in scored]
+        return candidates_on(query, parse, image, self.name)
+
+
+def candidates_on(query: TargetQuery, parse: ScreenParse, image: Any, rung: str) -> list[Candidate]:
+    """Scored candidates for ``query`` among ``parse``'s elements, best first; an element of the
+    accessibility tree is reported as found by "a11y", any other by ``rung``."""
+    scored = _score_query(query, parse, image)
+    return [Candidate(s.box, round(min(1.0, s.score), 4),
+                      "a11y" if s.element.accessible is not None else rung, s.element, s.why)
+            for s in scored]
 
 
 def _score_query(query: TargetQuery, parse: ScreenParse, image: Any) -> list[_Scored]:
@@ -106,10 +129,16 @@ def _score_query(query: TargetQuery, parse: ScreenParse, image: Any) -> list[_Sc
         scored = _apply_container(query.container, scored, parse, image)
     for relation in query.relations:
         scored = _apply_relation(relation, scored, parse, image)
+    scored = [_weighed_by_tree(s, parse, query) for s in scored]
     scored.sort(key=lambda s: -s.score)
     if query.ordinal is not None:
         scored = _apply_ordinal(query.ordinal, scored)
     return scored
+
+
+def _weighed_by_tree(s: _Scored, parse: ScreenParse, query: TargetQuery) -> _Scored:
+    factor, note = tree_factor(s.element, s.box, parse, query, via_label=s.via is not None)
+    return replace(s, score=s.score * factor, why=s.why + note) if factor < 1.0 else s
 
 
 def _kind_factor(query: TargetQuery, kind: ElementKind) -> float:
@@ -167,6 +196,9 @@ def _direct_matches(query: TargetQuery, elements: Iterable[Element], use_labels:
                 if kind != e.kind:   # a link among plain words (or a plain word on a link line)
                     element = replace(e, kind=kind, box=box, text=value[m.start:m.end].strip())
                     why += f"; the words are {kind}-styled"
+        if field == "text" and m.partial:
+            factor, note = partial_name_factor(e, value, m.start)
+            score, why = score * factor, why + note
         if field == "text" and is_mention(value, m.start, m.end):
             score *= MENTION_FACTOR   # the name in quotes: text that talks about the target
             why += "; quoted: a mention"
@@ -188,6 +220,15 @@ def _spelled_matches(query: TargetQuery, elements: Iterable[Element]) -> list[_S
         score = m.score * SPELLED_SCORE * (1.0 if fits else 0.96)
         out.append(_Scored(e, e.box, score, f"text {e.text!r} reads the whole description ({m.grade})"))
     return out
+
+
+def _gray(image: Any) -> Any:
+    """The image in grey levels (an RGB array or a PIL image)."""
+    import numpy as np
+
+    if isinstance(image, np.ndarray):
+        return image.mean(axis=2) if image.ndim == 3 else image
+    return np.asarray(image.convert("L"))
 
 
 def _as_array(image: Any) -> Any:
@@ -274,6 +315,14 @@ def _same_place(a: Box, b: Box) -> bool:
 
 
 def _apply_container(title: str, scored: list[_Scored], parse: ScreenParse, image: Any) -> list[_Scored]:
+    windows = titled_windows(title, parse) if title else []
+    if windows:   # the tree knows the window by its title: inside is inside its box
+        out = []
+        for s in scored:
+            inside = any(w.contains(s.box.center) for w in windows)
+            out.append(replace(s, score=s.score * (1.0 if inside else 0.4),
+                               why=s.why + (" inside" if inside else " outside") + f" the {title} window"))
+        return out
     panels = find_panels(image) if image is not None else []
     if title:
         anchors = [a for a in _direct_matches(parse_description(f'"{title}"'), parse.elements)

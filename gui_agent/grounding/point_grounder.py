@@ -20,7 +20,8 @@ _PLAIN = (ElementKind.TEXT,)
 
 
 class ScreenElements(Protocol):
-    """The screen parser, as far as grounding a point needs it."""
+    """The screen's elements, as far as grounding a point needs them: the screen parser, or the
+    OCR rung (the pixels fused with the observation's accessibility tree)."""
 
     def parse(self, image: object) -> ScreenParse: ...
 
@@ -72,4 +73,4 @@ class PointGrounder:
     def element_at(self, point: Point, observation: Observation) -> Element | None:
         if self.parser is None:
             return None
-        return element_under(point, self.parser.parse(observation.image).elements)
+        return element_under(point, self.parser.parse(observation).elements)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
@@ -20,6 +20,54 @@ class ElementKind(StrEnum):
     LINK = "link"
     ICON = "icon"            # a small glyph without text (close "x", arrows, ...)
     CLOSE = "close"
+    MENU = "menu"            # a menu's title (in a menu bar, or a submenu): opens the menu
+    MENU_ITEM = "menu item"  # an item of an open menu
+
+
+class AccessibleHandle(Protocol):
+    """A live node of the platform's accessibility tree, asked again when needed (after a
+    click: has the field taken the focus? after typing: what does it hold now?)."""
+
+    def states(self) -> frozenset[str] | None:
+        """Its states now ("focused", "checked", ...); None when it is gone."""
+        ...
+
+    def value(self) -> str | None:
+        """Its text now (a field's content, a display's figure); None when it has none."""
+        ...
+
+
+@dataclass(frozen=True)
+class Accessible:
+    """What the accessibility tree says of an element besides its kind, box and name."""
+
+    role: str                                 # the platform's role name ("push button", ...)
+    states: frozenset[str] = frozenset()      # focused, checked, selected, expanded, enabled, ...
+    value: str | None = None                  # a field's text when the tree was read
+    description: str = ""
+    window: str = ""                          # the title of the window it belongs to
+    window_active: bool = True                # that window has the keyboard focus
+    handle: AccessibleHandle | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def enabled(self) -> bool:
+        return "enabled" in self.states
+
+    @property
+    def focused(self) -> bool:
+        return "focused" in self.states
+
+
+@dataclass(frozen=True)
+class Window:
+    """A window the accessibility tree knows: its title, role ("frame", "dialog", ...), box in
+    image pixels and whether it has the focus; a parse lists them bottom to top."""
+
+    title: str
+    role: str
+    box: Box
+    active: bool = False
+    modal: bool = False       # while it is open, the windows under it take no input
 
 
 @dataclass(frozen=True)
@@ -31,6 +79,7 @@ class Element:
     source: str = "ocr"      # "ocr", "detector", "accessibility", ...
     checked: bool | None = None  # checkboxes / radio buttons, when it can be seen
     label: str = ""          # nearby text naming a textless widget ("Name" for a field)
+    accessible: Accessible | None = None   # what the accessibility tree says (source "a11y")
 
     def __str__(self) -> str:
         name = self.text or self.label
@@ -44,6 +93,7 @@ class ScreenParse:
     elements: tuple[Element, ...]
     width: int
     height: int
+    windows: tuple[Window, ...] = ()     # the accessibility tree's windows, bottom to top
 
 
 class ScreenParsing(Protocol):

@@ -83,7 +83,8 @@ SCHEMA: dict[str, str] = {
         "articles", "possessives", "more_role_words", "not_role_words", "named_roles",
         "dropdown_words", "open_on_screen_words", "name_stop_words", "widget_nouns",
         "closable_containers", "closable_others", "nothing_words", "spinner_words",
-        "drag_widgets", "editable_words", "uncounted_words", "directions")},
+        "drag_widgets", "editable_words", "uncounted_words", "directions", "menu_nouns",
+        "menu_prepositions", "tree_words")},
     **{f"targets.{name}": PHRASES for name in (
         "app_words", "relation_phrases", "unanchored_places", "naming_words")},
     "targets.widget_kinds": NAMES,

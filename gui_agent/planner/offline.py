@@ -4,6 +4,11 @@
 front; ``OfflineWorker.next_action`` hands them out one by one. Re-planning is simple on
 purpose: a failed subtask is retried once, and if it fails again the run gives up with the
 reason (``replan`` returns an empty list).
+
+Exploring stays in bounds: a name that is not on the screen is looked for by opening things
+one at a time only when the task asks for such a search ('switch between the tabs to find …',
+'navigate through the file tree. Find and click …'), and never by clicking inside a dialog the
+task does not name (where the accessibility tree tells dialogs apart).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from dataclasses import replace
 
 from ..actions import Action, Click, Done, Fail, Type, format_action
 from ..screen.observation import Observation
+from . import vocabulary as vocab
 from .base import Planner, StepRecord, Subtask
 from .instruction_parser import parse_instructions, wanted_state
 from .reveal import reveal_noun
@@ -25,10 +31,13 @@ log = logging.getLogger(__name__)
 StateReader = Callable[[str, Observation], "bool | None"]
 # (target description, observation) -> the text it shows. None: cannot tell.
 ValueReader = Callable[[str, Observation], "str | None"]
+# (target description, observation) -> the title of the dialog it lies in. None: in none.
+DialogReader = Callable[[str, Observation], "str | None"]
 MAX_RETRIES = 1
 MAX_NUDGES = 50
 MAX_EXPANSIONS = 15
 EXPAND_CLICK = Click("the 1st expand icon")
+TREE_NODES = "collapsed node"   # a subtask's ``reveal`` when a tree's nodes are to be opened
 _NOT_FOUND = "could not find"   # how TargetNotFound's message starts
 _DIGIT_LOOKALIKES = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1", "S": "5"})
 
@@ -58,9 +67,9 @@ def numeric_entry(subtask: Subtask) -> tuple[str, float] | None:
 
 
 def explorable(subtask: Subtask) -> bool:
-    """A lone click on a quoted name: when the name is not on the screen, it may be hidden in
-    a collapsed tree node (a file tree, an outline), so collapsed nodes are worth opening."""
-    if len(subtask.actions) != 1:
+    """A lone click on a quoted name that the task asked to search for (``reveal`` set): when
+    the name is not on the screen, it may be in a collapsed tree node, a closed tab or section."""
+    if subtask.reveal is None or len(subtask.actions) != 1:
         return False
     click = subtask.actions[0]
     return (isinstance(click, Click) and isinstance(click.target, str)
@@ -69,21 +78,31 @@ def explorable(subtask: Subtask) -> bool:
 
 def _with_reveals(subtasks: list[Subtask]) -> list[Subtask]:
     """A search clause ('switch between the tabs') followed by a click on a quoted name becomes
-    that click, told what to open one by one while the name is not on the screen."""
+    that click, told what to open one by one while the name is not on the screen; a click on a
+    quoted name in a task that names a tree ('navigate through the file tree', 'in the tree')
+    opens its collapsed nodes. Any other click looks at the screen as it is."""
     out: list[Subtask] = []
     for sub in subtasks:
         noun = reveal_noun(out[-1].instruction) if out else None
-        if noun is not None and explorable(sub):
+        if noun is not None and explorable(replace(sub, reveal=noun)):
             out[-1] = replace(sub, reveal=noun)
+        elif explorable(replace(sub, reveal=TREE_NODES)) and _names_a_tree(
+                [sub.instruction, *(s.instruction for s in out[-1:])]):
+            out.append(replace(sub, reveal=TREE_NODES))
         else:
             out.append(sub)
     return out
 
 
+def _names_a_tree(instructions: list[str]) -> bool:
+    words = {w.strip(".,;:!?").lower() for text in instructions for w in text.split()}
+    return bool(words & vocab.TREE_WORDS)
+
+
 def reveal_click(subtask: Subtask, opened: int) -> Click:
     """The next thing to open while looking for the subtask's target: the ``opened + 1``-th
     element of its ``reveal`` kind, or the first collapsed tree node."""
-    if subtask.reveal is None:
+    if subtask.reveal in (None, TREE_NODES):
         return EXPAND_CLICK
     return Click(f"the {ordinal(opened + 1)} {subtask.reveal}")
 
@@ -111,6 +130,11 @@ class OfflineManager:
         self._task: str | None = None
         self._plan: list[Subtask] = []
         self._retries: dict[int, int] = {}
+
+    @property
+    def task(self) -> str | None:
+        """The task of the latest plan."""
+        return self._task
 
     def plan(self, task: str, observation: Observation | None = None) -> list[Subtask]:
         subtasks = _with_reveals([Subtask(p.text, p.actions, p.expect) for p in parse_instructions(task)])
@@ -162,9 +186,13 @@ class OfflineWorker:
     """
 
     def __init__(self, state_reader: StateReader | None = None,
-                 value_reader: ValueReader | None = None) -> None:
+                 value_reader: ValueReader | None = None,
+                 dialog_reader: DialogReader | None = None,
+                 task: Callable[[], str] | None = None) -> None:
         self.state_reader = state_reader
         self.value_reader = value_reader
+        self.dialog_reader = dialog_reader
+        self.task = task or (lambda: "")
         self._subtask: Subtask | None = None
         self._start = 0
         self._closed = True
@@ -180,7 +208,7 @@ class OfflineWorker:
         failed = next((r for r in reversed(steps) if not r.ok), None)
         if failed is not None:
             missed = next((r.note for r in reversed(steps) if not r.ok and r is not failed), "")
-            return self._after_failure(subtask, failed, len(expanded), missed)
+            return self._after_failure(subtask, failed, len(expanded), missed, observation)
         done = sum(1 for r in steps if r.action in subtask.actions)
         if done == 0 and self._already_there(subtask, observation):
             return self._close(Done())
@@ -206,7 +234,7 @@ class OfflineWorker:
         return Click("the up arrow" if shown < wanted else "the down arrow")
 
     def _after_failure(self, subtask: Subtask, failed: StepRecord, expansions: int,
-                       missed: str) -> Action:
+                       missed: str, observation: Observation | None = None) -> Action:
         """Fail, unless a quoted name was not found: then the next thing that may hide it is
         opened (the first collapsed tree node, or the subtask's next ``reveal`` element: a tab,
         a section) and the name tried again, at most MAX_EXPANSIONS times."""
@@ -214,24 +242,42 @@ class OfflineWorker:
         if not explorable(subtask):
             return self._close(Fail(f"{format_action(failed.action)} failed: {why}"))
         target = subtask.actions[0].target  # type: ignore[union-attr]
-        what = f"{subtask.reveal}s" if subtask.reveal else "collapsed nodes"
+        tree = subtask.reveal == TREE_NODES
+        what = "collapsed nodes" if tree else f"{subtask.reveal}s"
         if is_reveal(subtask, failed.action):
             if expansions == 0:   # keep the grounder's own account of the miss
                 why = missed or f"could not find {target} on the screen"
-                nothing = f"no {subtask.reveal} was there to open" if subtask.reveal else \
-                    "no collapsed node was there to expand"
+                nothing = "no collapsed node was there to expand" if tree else \
+                    f"no {subtask.reveal} was there to open"
                 return self._close(Fail(f"{why} (and {nothing})"))
-            every = f"opening each of the {what}" if subtask.reveal else "expanding every collapsed node"
+            every = "expanding every collapsed node" if tree else f"opening each of the {what}"
             return self._close(Fail(f"could not find {target} on the screen, even after {every} "
-                                    f"({expansions} {'opened' if subtask.reveal else 'expanded'})"))
+                                    f"({expansions} {'expanded' if tree else 'opened'})"))
         if not why.startswith(_NOT_FOUND):
             return self._close(Fail(f"{format_action(failed.action)} failed: {why}"))
         if expansions >= MAX_EXPANSIONS:
-            verb = "opening" if subtask.reveal else "expanding"
+            verb = "expanding" if tree else "opening"
             return self._close(Fail(f"could not find {target} on the screen after {verb} "
                                     f"{expansions} {what}"))
+        reveal = reveal_click(subtask, expansions)
+        dialog = self._unnamed_dialog(reveal, observation)
+        if dialog is not None:
+            return self._close(Fail(f"could not find {target} on the screen; looking further would "
+                                    f"click inside {dialog}, which the task does not name"))
         log.info("%s not found: opening %s to look inside", target, what)
-        return reveal_click(subtask, expansions)
+        return reveal
+
+    def _unnamed_dialog(self, click: Click, observation: Observation | None) -> str | None:
+        """The dialog ("the 'Open' dialog", "an untitled dialog") the click would land in when
+        the task does not name it; None when it lands in no dialog, or one the task names."""
+        if self.dialog_reader is None or observation is None or not isinstance(click.target, str):
+            return None
+        title = self.dialog_reader(click.target, observation)
+        if title is None:
+            return None
+        if title and title.lower() in self.task().lower():
+            return None
+        return f"the {title!r} dialog" if title else "an untitled dialog"
 
     def _close(self, action: Action) -> Action:
         self._closed = True
@@ -252,6 +298,10 @@ class OfflineWorker:
 
 
 def offline_planner(state_reader: StateReader | None = None,
-                    value_reader: ValueReader | None = None) -> Planner:
-    """The no-model planner; the agent wires the readers to its grounder when they are None."""
-    return Planner("offline", OfflineManager(), OfflineWorker(state_reader, value_reader))
+                    value_reader: ValueReader | None = None,
+                    dialog_reader: DialogReader | None = None) -> Planner:
+    """The no-model planner; the composition root gives it the screen's answers (a box's state,
+    a field's value, the dialog a target lies in) through its readers."""
+    manager = OfflineManager()
+    return Planner("offline", manager, OfflineWorker(state_reader, value_reader, dialog_reader,
+                                                     task=lambda: manager.task or ""))

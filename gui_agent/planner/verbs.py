@@ -16,6 +16,7 @@ from ..errors import ActionParseError, PlanningError
 from . import vocabulary as vocab
 from .choices import read_select, read_toggle
 from .clauses import Clause, match_verb, render
+from .menus import menu_path
 from .more_verbs import drop_object, read_browse, read_close, read_copy, read_highlight, rewrite
 from .phrases import (
     Tokens,
@@ -42,6 +43,9 @@ def _click(button: str = "left", clicks: int = 1) -> Callable[[Clause, Tokens], 
         count, toks = take_repeat(clause, toks)
         if not toks:
             raise fail(clause, "it does not say what to click")
+        path = menu_path(clause, toks, button=button, clicks=clicks) if count == 1 else None
+        if path is not None:
+            return path
         return [Click(desc(clause, toks), button=button, clicks=clicks)] * count
     return read
 
@@ -106,6 +110,9 @@ def _open(clause: Clause, toks: Tokens) -> list[Action]:
     """
     if not toks:
         raise fail(clause, "it does not say what to open")
+    path = menu_path(clause, toks)
+    if path is not None:
+        return path
     name, said_app = _app_name(clause, toks)
     if said_app:
         return [OpenApp(name)]

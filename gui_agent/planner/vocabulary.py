@@ -56,6 +56,9 @@ DRAG_WIDGETS: frozenset[str] = _L.words("targets.drag_widgets")
 EDITABLE_WORDS: frozenset[str] = _L.words("targets.editable_words")
 UNCOUNTED_WORDS: frozenset[str] = _L.words("targets.uncounted_words")
 DIRECTIONS: frozenset[str] = _L.words("targets.directions")
+MENU_NOUNS: frozenset[str] = _L.words("targets.menu_nouns")
+MENU_PREPOSITIONS: frozenset[str] = _L.words("targets.menu_prepositions")
+TREE_WORDS: frozenset[str] = _L.words("targets.tree_words")
 
 # Texts typed, waited for or worked on.
 APPEAR_PHRASES: tuple[str, ...] = _L.phrases("texts.appear_phrases")

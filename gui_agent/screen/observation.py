@@ -6,10 +6,25 @@ import hashlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from PIL import Image
 
 from ..geometry import Box, Point
+
+if TYPE_CHECKING:
+    from ..parsing.elements import ScreenParse
+
+
+class TreeReading(Protocol):
+    """The accessibility tree at the moment a frame was captured, read on first use (the frames
+    taken while the screen settles never need it); ``seconds``: what reading it took."""
+
+    seconds: float
+
+    def read(self) -> ScreenParse | None:
+        """The tree's elements and windows in this frame's image pixels; None: no tree."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -35,6 +50,8 @@ class Observation:
     timestamp: float = field(default_factory=time.time)
     cursor: Point | None = None
     window_title: str | None = None
+    # The accessibility tree of this moment (None: pixels only, e.g. --no-a11y, no bus).
+    accessibility: TreeReading | None = field(default=None, compare=False, repr=False)
 
     @property
     def size(self) -> tuple[int, int]:

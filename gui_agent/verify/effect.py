@@ -2,10 +2,11 @@
 
 After a step has settled, the screen must show what the action was for:
 
-- **typing** into a field: the field's content changed (its pixels, a caret aside: no OCR needed),
-  or, for a fill, the field reads the text it already held; when it did not change, the text is
-  looked for elsewhere to say where it went. A secret is never read back. Typing with no target:
-  the screen changed, or the text is on it;
+- **typing** into a field: where the accessibility tree has the field, its accessible value
+  must hold the text (read back, not guessed); else the field's content changed (its pixels, a
+  caret aside: no OCR needed), or, for a fill, the field reads the text it already held; when it
+  did not change, the text is looked for elsewhere to say where it went. A secret is never read
+  back. Typing with no target: the screen changed, or the text is on it;
 - **a click, a drag, a key press**: something on the screen changed (a caret appearing in the
   clicked field counts); a copy shortcut has no visible effect, so the clipboard must hold text
   instead. Such an action may rightly change nothing (a click on the tab already open): the run
@@ -145,6 +146,9 @@ def typed_effect(typed: str, *, secret: bool, target: Element | None, target_box
                  cleared: bool = False) -> Effect:
     """Whether typing ``typed`` shows: in the target field, or anywhere without a target."""
     shown = "the typed text" if secret else repr(_short(typed))
+    read_back = None if secret else _read_back(typed, target, shown, cleared)
+    if read_back is not None:
+        return read_back
     if not typed.strip():
         return _cleared_effect(target_box, before, after, reader, cleared)
     if target_box is None:
@@ -172,6 +176,30 @@ def typed_effect(typed: str, *, secret: bool, target: Element | None, target_box
     seen = f"the field shows {_short(read)!r}" if read else "the field stayed empty"
     return Effect(False, f"{shown} in the field at {region.corners}",
                   seen + _where(after_parse, typed, region))
+
+
+def _read_back(typed: str, target: Element | None, shown: str, cleared: bool) -> Effect | None:
+    """Typed text read back from the field's accessible value, where the accessibility tree has
+    the field (None: it has not, or the field shows no text to the tree). The text must be in
+    the value, and the value must have changed (unless the field was filled anew)."""
+    info = target.accessible if target is not None else None
+    if info is None or info.handle is None:
+        return None
+    value = info.handle.value()
+    if value is None:
+        return None
+    if not typed.strip():
+        if not cleared:
+            return None
+        if value.strip():
+            return Effect(False, "the field emptied", f"its accessible value is {_short(value)!r}")
+        return Effect(True, "the field emptied", "its accessible value is empty")
+    expected = f"{shown} in the field"
+    if " ".join(typed.split()) not in " ".join(value.split()):   # the tree's text is exact
+        return Effect(False, expected, f"the field's accessible value is {_short(value)!r}")
+    if value == info.value and not cleared:
+        return Effect(False, expected, f"the field's accessible value stayed {_short(value)!r}")
+    return Effect(True, expected, f"read back from the field's accessible value {_short(value)!r}")
 
 
 def _cleared_effect(target_box: Box | None, before: Image.Image, after: Image.Image,

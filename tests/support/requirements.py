@@ -104,3 +104,17 @@ def require_qt_xcb() -> None:
         packages = sorted({QT_XCB_PACKAGES.get(name, f"<the package with {name}>") for name in gone})
         missing(f"Qt's xcb platform plugin cannot load {', '.join(gone)}: "
                 f"apt-get install {' '.join(packages)}")
+
+
+def require_atspi() -> None:
+    """What the accessibility tree needs: a D-Bus daemon, the accessibility bus (at-spi2-core)
+    and libatspi through PyGObject in this Python."""
+    require_tool("dbus-daemon", apt="dbus")
+    if not Path("/usr/share/dbus-1/services/org.a11y.Bus.service").exists():
+        missing("the accessibility bus (org.a11y.Bus.service): apt-get install at-spi2-core")
+    gi = require_module("gi", pip="pip install 'PyGObject<3.51' (installer/setup.sh installs it "
+                                  "with libgirepository1.0-dev and libcairo2-dev)")
+    try:
+        gi.require_version("Atspi", "2.0")
+    except ValueError as exc:
+        missing(f"the libatspi typelib ({exc}): apt-get install gir1.2-atspi-2.0")

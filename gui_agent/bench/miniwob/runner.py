@@ -123,7 +123,7 @@ class EpisodeRunner:
         self.page = MiniWobPage(self.browser.start())
         settings = Settings(safety="allow", max_steps=config.max_steps,
                             max_seconds=config.episode_seconds, runs_dir=config.out_dir / "runs",
-                            save_screenshots=True)
+                            save_screenshots=True, accessibility=False)   # pixels alone
         self.agent = Engine.from_settings(settings, hooks=AgentHooks(on_step=self._after_step),
                                           use_memory=False)
         self.controller = self.agent.desktop.controller

@@ -180,7 +180,8 @@ def test_every_flag_the_readme_shows_exists(command: Command):
                     assert choice in choices, f"{command}\n  {flag} does not take {choice!r}"
 
 
-NOT_GUI_AGENT_FLAGS = {"--uninstall": "installer/install-desktop-entry.sh's"}
+NOT_GUI_AGENT_FLAGS = {"--uninstall": "installer/install-desktop-entry.sh's",
+                       "--num-cpus": "`ray start`'s (the cluster recipe)"}
 
 
 def _all_options(parser: argparse.ArgumentParser) -> set[str]:

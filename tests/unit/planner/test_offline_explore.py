@@ -74,14 +74,59 @@ def test_other_failures_keep_the_old_semantics():
     assert out[-1] == "click('\"Kenda\"') failed: the same action on an unchanged screen keeps repeating"
 
 
-def test_only_a_lone_click_on_a_quoted_name_explores():
+def test_only_a_search_the_task_asks_for_explores():
     plan = OfflineManager().plan
-    assert explorable(plan('click "OK"')[0])
+    assert explorable(next(s for s in plan(TASK) if s.actions))       # it names a tree
+    # a click on a name, with no search asked for, looks at the screen as it is: a miss fails
+    # at once instead of clicking around (a file chooser's nodes, while looking for a button)
+    assert not explorable(plan('click "OK"')[0])
     assert not explorable(plan("click the submit button")[0])
     assert not explorable(plan('type "abc" into the name field')[0])
+    out = _drive('click "Kenda"', [(False, NOT_FOUND)])
+    assert out == ["click('\"Kenda\"')", f"click('\"Kenda\"') failed: {NOT_FOUND}"]
     out = _drive("click the submit button", [(False, "could not find 'the submit button' on the screen")])
     assert out[-1].startswith("click('the submit button') failed: could not find")
     assert isinstance(EXPAND_CLICK, Click)
+
+
+def _explore_with_dialogs(task: str, dialog: str | None) -> list[str]:
+    """Drive a tree search whose collapsed nodes lie in ``dialog`` (None: in no dialog)."""
+    manager = OfflineManager()
+    sub = next(s for s in manager.plan(task) if s.actions)
+    asked: list[tuple[str, str]] = []
+
+    def dialog_of(description: str, obs: Observation) -> str | None:
+        asked.append(("dialog_of", description))
+        return dialog
+
+    worker = OfflineWorker(dialog_reader=dialog_of, task=lambda: manager.task or "")
+    history: list[StepRecord] = []
+    out: list[str] = []
+    results = iter([(False, NOT_FOUND), (True, ""), (True, "")])
+    while True:
+        action = worker.next_action(sub, OBS, history)
+        out.append(action.reason if isinstance(action, Fail) else str(action))
+        if isinstance(action, Done | Fail):
+            assert all(d == str(EXPAND_CLICK.target) for _, d in asked)
+            return out
+        ok, note = next(results)
+        history.append(StepRecord(action, 0, ok, note))
+
+
+def test_exploring_never_clicks_inside_a_dialog_the_task_does_not_name():
+    out = _explore_with_dialogs(TASK, "Open File")
+    assert len(out) == 2 and "inside the 'Open File' dialog, which the task does not name" in out[-1]
+    assert "could not find" in out[-1]
+    untitled = _explore_with_dialogs(TASK, "")
+    assert "inside an untitled dialog" in untitled[-1]
+
+
+def test_exploring_goes_on_in_a_dialog_the_task_names_or_outside_dialogs():
+    named = _explore_with_dialogs('Navigate through the Open File tree. Find and click on "Kenda".',
+                                  "Open File")
+    assert named[1] == str(EXPAND_CLICK)
+    outside = _explore_with_dialogs(TASK, None)
+    assert outside[1] == str(EXPAND_CLICK)
 
 
 TAB_TASK = 'Switch between the tabs to find and click on the link "nibh".'

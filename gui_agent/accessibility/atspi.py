@@ -1,0 +1,405 @@
+"""Linux: the AT-SPI accessibility tree, through libatspi (PyGObject's ``gi.repository.Atspi``).
+
+The applications of the session register on the accessibility bus (GTK3 does when the bus is
+there; Qt5 when ``QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1``). A read walks each showing window,
+only into showing nodes, within a time budget, and keeps per window what it read while the
+window's pixels stay the same (so an unchanged dialog costs nothing to read again). Elements
+under another window (X11 stacking order) are left out. Where there is no session bus, no
+libatspi or nothing answers, :meth:`AtspiSource.read` says so once in the log and returns None:
+the agent then works from pixels alone.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import logging
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from typing import Any
+
+from PIL import Image
+
+from ..geometry import Box, Point
+from ..parsing.elements import Accessible, Element, ElementKind, ScreenParse, Window
+from ..screen.observation import MonitorGeometry
+from .roles import KEPT_STATES, LABELLED, TEXT_ROLES, WINDOW_ROLES, is_checked, kind_of
+from .stacking import Stacking, X11Stacking
+
+log = logging.getLogger(__name__)
+K = ElementKind
+
+DEFAULT_BUDGET_S = 1.0        # at most this long per read (then the elements read so far)
+CALL_TIMEOUT_MS = 800         # one D-Bus call to an application (a hung one must not hang us)
+STARTUP_TIMEOUT_MS = 3000
+MAX_NODES = 4000              # per read
+MAX_CHILDREN = 400            # a node with more (a big table's cells) is not walked into
+MAX_VALUE_CHARS = 2000        # a field's text read back, at most
+CACHE_SECONDS = 10.0          # a window's read is kept this long while its pixels do not change
+_POPUP_KINDS = frozenset({K.MENU, K.MENU_ITEM})
+
+
+@dataclass(frozen=True)
+class _Win:
+    node: Any
+    key: str                  # stable while the window lives (process + object path)
+    title: str
+    role: str
+    box: Box                  # screen coordinates
+    active: bool
+    pid: int | None
+    modal: bool = False
+
+
+@dataclass(frozen=True)
+class _Read:
+    """One window's elements as read, with the pixels they were read on."""
+
+    box: Box
+    digest: str
+    elements: tuple[Element, ...]
+    at: float
+
+
+class AtspiHandle:
+    """A live AT-SPI node (see :class:`~gui_agent.parsing.elements.AccessibleHandle`)."""
+
+    def __init__(self, node: Any) -> None:
+        self._node = node
+
+    def states(self) -> frozenset[str] | None:
+        try:
+            return _states(self._node.get_state_set())
+        except Exception:  # GLib.Error: the node or its application is gone
+            return None
+
+    def value(self) -> str | None:
+        try:
+            return _text_of(self._node)
+        except Exception:  # GLib.Error: gone
+            return None
+
+
+def _states(state_set: Any) -> frozenset[str]:
+    names = {s.value_nick for s in state_set.get_states()}
+    if "sensitive" in names and "enabled" not in names:
+        names.add("enabled")
+    return frozenset(names & KEPT_STATES)
+
+
+def _text_of(node: Any) -> str | None:
+    from gi.repository import Atspi
+
+    if "Text" not in node.get_interfaces():
+        return None
+    count = Atspi.Text.get_character_count(node)
+    return Atspi.Text.get_text(node, 0, min(count, MAX_VALUE_CHARS)) if count > 0 else ""
+
+
+def bus_missing(env: dict[str, str] | None = None) -> str | None:
+    """Why no accessibility bus can be reached without starting one (None: it may be there).
+    Without a session bus libdbus would launch a stray one through X11; that is not done."""
+    env = dict(os.environ) if env is None else env
+    if env.get("DBUS_SESSION_BUS_ADDRESS"):
+        return None
+    runtime = env.get("XDG_RUNTIME_DIR")
+    if runtime and os.path.exists(os.path.join(runtime, "bus")):
+        return None
+    return ("there is no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set): the "
+            "accessibility tree needs the desktop session's bus (run headless apps inside "
+            "`dbus-run-session`)")
+
+
+class AtspiSource:
+    """The AT-SPI tree of the windows on the screen (see the module docstring)."""
+
+    name = "at-spi"
+
+    def __init__(self, budget: float = DEFAULT_BUDGET_S, stacking: X11Stacking | None = None) -> None:
+        self.budget = budget
+        self._atspi: Any = None
+        self._unavailable: str | None = None
+        self._stacking = stacking or X11Stacking()
+        self._cache: dict[str, _Read] = {}
+        self._said_empty = False
+        self._own_pid = os.getpid()
+        self._context: Any = None
+
+    # -- availability ----------------------------------------------------------------------
+    def _module(self) -> Any:
+        """libatspi, initialised; None (said once in the log) when there is no tree to read."""
+        if self._atspi is not None or self._unavailable is not None:
+            return self._atspi
+        reason = bus_missing()
+        loaded = None if reason is not None else _libatspi()
+        if isinstance(loaded, str):
+            reason, loaded = loaded, None
+        if loaded is not None:
+            atspi, self._context = loaded
+            try:
+                atspi.get_desktop(0).get_child_count()
+            except Exception as exc:  # GLib.Error: the bus does not answer
+                reason = f"the accessibility bus does not answer ({exc})"
+        if reason is not None:
+            self._unavailable = reason
+            log.info("accessibility tree unavailable, using pixels alone: %s", reason)
+            return None
+        self._atspi = loaded[0] if loaded is not None else None
+        return self._atspi
+
+    def available(self) -> bool:
+        return self._module() is not None
+
+    # -- reading -----------------------------------------------------------------------------
+    def read(self, monitor: MonitorGeometry, image: Image.Image) -> ScreenParse | None:
+        atspi = self._module()
+        if atspi is None:
+            return None
+        deadline = time.perf_counter() + self.budget
+        _pump(self._context)
+        try:
+            windows = list(self._windows(atspi))
+        except Exception as exc:  # the registry went away
+            log.warning("cannot read the accessibility tree: %s", exc)
+            return None
+        stacking = self._stacking.read()
+        placed = sorted(((_index(stacking, w), w) for w in windows),
+                        key=lambda iw: (iw[0] is None, iw[0] or 0))
+        matched = {i for i, _ in placed if i is not None}
+        size = image.size
+        elements: list[Element] = []
+        shown: list[Window] = []
+        seen: set[str] = set()
+        for index, win in placed:
+            box = _to_image(win.box, monitor, size)
+            if box is None:
+                continue
+            seen.add(win.key)
+            found = self._window_elements(win, box, monitor, image, deadline)
+            visible = [e for e in found
+                       if not _covered(e, monitor, stacking, index, matched, win.pid)]
+            elements.extend(visible)
+            shown.append(Window(win.title, win.role, box, win.active, win.modal))
+        for key in [k for k in self._cache if k not in seen]:
+            del self._cache[key]
+        if not windows and not self._said_empty:
+            self._said_empty = True
+            log.info("the accessibility bus lists no application windows: GTK apps need the bus "
+                     "in their session, Qt apps also QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1; "
+                     "Chromium/Electron --force-renderer-accessibility")
+        return ScreenParse(tuple(elements), size[0], size[1], tuple(shown))
+
+    def window_titles(self) -> list[str]:
+        """The titles of the showing windows the tree lists (empty without a tree)."""
+        atspi = self._module()
+        if atspi is None:
+            return []
+        _pump(self._context)
+        try:
+            return [w.title for w in self._windows(atspi)]
+        except Exception as exc:  # the registry went away
+            log.debug("cannot list the tree's windows: %s", exc)
+            return []
+
+    def _windows(self, atspi: Any) -> Iterator[_Win]:
+        desktop = atspi.get_desktop(0)
+        for i in range(desktop.get_child_count()):
+            app = desktop.get_child_at_index(i)
+            if app is None:
+                continue
+            try:
+                pid = app.get_process_id()
+                if pid == self._own_pid:
+                    continue    # our own windows (the app): asking them would wait on ourselves
+                for j in range(app.get_child_count()):
+                    node = app.get_child_at_index(j)
+                    if node is None:
+                        continue
+                    states = _states(node.get_state_set())
+                    role = node.get_role_name()
+                    if "showing" not in states or role not in WINDOW_ROLES:
+                        continue
+                    ext = node.get_extents(atspi.CoordType.SCREEN)
+                    if ext.width <= 1 or ext.height <= 1:
+                        continue
+                    yield _Win(node, f"{pid}:{node.path}", _clean(node.get_name()),
+                               role, Box(ext.x, ext.y, ext.width, ext.height),
+                               "active" in states, pid, "modal" in states)
+            except Exception as exc:  # GLib.Error: the application went away
+                log.debug("skipping an application of the tree: %s", exc)
+
+    def _window_elements(self, win: _Win, box: Box, monitor: MonitorGeometry, image: Image.Image,
+                         deadline: float) -> tuple[Element, ...]:
+        digest = hashlib.blake2b(image.crop(box.corners).tobytes(), digest_size=12).hexdigest()
+        kept = self._cache.get(win.key)
+        now = time.monotonic()
+        if kept is not None and kept.digest == digest and kept.box == box \
+                and now - kept.at < CACHE_SECONDS:
+            return tuple(replace(e, accessible=replace(e.accessible, window=win.title,
+                                                       window_active=win.active))
+                         if e.accessible is not None else e for e in kept.elements)
+        found, complete = self._walk(win, monitor, image.size, deadline)
+        if complete:
+            self._cache[win.key] = _Read(box, digest, found, now)
+        else:
+            log.info("the accessibility tree of %r was read in part (time budget %.1f s)",
+                     win.title, self.budget)
+        return found
+
+    def _walk(self, win: _Win, monitor: MonitorGeometry, size: tuple[int, int],
+              deadline: float) -> tuple[tuple[Element, ...], bool]:
+        """The elements of one window, depth first in the tree's order; complete or not."""
+        out: list[Element] = []
+        stack: list[tuple[Any, int, str]] = [(win.node, 0, "")]
+        visited = 0
+        while stack:
+            if time.perf_counter() > deadline or visited >= MAX_NODES:
+                return tuple(out), False
+            node, depth, parent = stack.pop()
+            visited += 1
+            try:
+                states = _states(node.get_state_set())
+                if depth > 0 and "showing" not in states:
+                    continue
+                role = node.get_role_name()
+                kind = kind_of(role, states, parent)
+                if kind is not None:
+                    element = self._element(node, role, kind, states, win, monitor, size)
+                    if element is not None:
+                        out.append(element)
+                count = node.get_child_count()
+                if count > MAX_CHILDREN:
+                    continue
+                children = [node.get_child_at_index(i) for i in range(count)]
+            except Exception as exc:  # GLib.Error: gone meanwhile
+                log.debug("skipping a node: %s", exc)
+                continue
+            stack.extend((c, depth + 1, role) for c in reversed(children) if c is not None)
+        return tuple(out), True
+
+    def _element(self, node: Any, role: str, kind: ElementKind, states: frozenset[str],
+                 win: _Win, monitor: MonitorGeometry, size: tuple[int, int]) -> Element | None:
+        from gi.repository import Atspi
+
+        ext = node.get_extents(Atspi.CoordType.SCREEN)
+        on_screen = Box(ext.x, ext.y, ext.width, ext.height)
+        if kind not in _POPUP_KINDS and not win.box.contains(on_screen.center):
+            return None          # scrolled out of its window (a menu may reach beyond it)
+        box = _to_image(on_screen, monitor, size)
+        if box is None or box.width < 2 or box.height < 2:
+            return None
+        name = _clean(node.get_name())
+        value = _text_of(node) if kind == K.TEXT_FIELD or role in TEXT_ROLES else None
+        label = ""
+        if kind in LABELLED:
+            label = name or _labelled_by(node)
+            text = _clean(value or "") if kind == K.TEXT_FIELD else name
+        else:
+            text = name or _clean(value or "")
+            if not text and kind in (K.CHECKBOX, K.RADIO, K.BUTTON):
+                label = _labelled_by(node)
+        if kind == K.TEXT and not text:
+            if not _toggle_cell(node, role):
+                return None      # an empty label or display names nothing
+            kind = K.CHECKBOX    # a list's check box column (a toggle cell: no text, an action)
+        info = Accessible(role, states, value, _clean(node.get_description()), win.title,
+                          win.active, AtspiHandle(node))
+        checked = "checked" in states if kind == K.CHECKBOX else is_checked(kind, role, states)
+        return Element(kind, box, text, 1.0, "a11y", checked, label, info)
+
+
+@functools.cache
+def _libatspi() -> tuple[Any, Any] | str:
+    """(libatspi, the main context its bus messages go to), loaded once per process (libatspi
+    keeps one connection per process); or why it cannot be loaded. Its messages go to a context
+    of its own, taken by each read (:func:`_pump`): never the one a Qt or GTK app in this process
+    runs on another thread."""
+    try:
+        import gi
+
+        gi.require_version("Atspi", "2.0")
+        from gi.repository import Atspi, GLib
+    except (ImportError, ValueError) as exc:
+        return (f"libatspi cannot be loaded through PyGObject ({exc}); install it with "
+                "installer/setup.sh (Debian: gir1.2-atspi-2.0 and pip 'PyGObject<3.51')")
+    context = GLib.MainContext.new()
+    Atspi.set_main_context(context)
+    Atspi.set_timeout(CALL_TIMEOUT_MS, STARTUP_TIMEOUT_MS)
+    return Atspi, context
+
+
+def _index(stacking: Stacking | None, win: _Win) -> int | None:
+    return stacking.index_of(win.box, win.pid) if stacking is not None else None
+
+
+def _covered(e: Element, monitor: MonitorGeometry, stacking: Stacking | None, index: int | None,
+             matched: set[int], pid: int | None) -> bool:
+    """Whether an element is hidden under a window above its own. An application's own popup
+    (a menu, a drop-down's list: no window of the tree) hides its other elements, not the items
+    it shows."""
+    if stacking is None or index is None:
+        return False
+    s = monitor.scale
+    centre = Point(round(monitor.left + e.box.center.x / s), round(monitor.top + e.box.center.y / s))
+    for j in range(index + 1, len(stacking.toplevels)):
+        top = stacking.toplevels[j]
+        if not top.box.contains(centre):
+            continue
+        own_popup = j not in matched and top.pid == pid and e.kind in _POPUP_KINDS
+        if not own_popup:
+            return True
+    return False
+
+
+def _toggle_cell(node: Any, role: str) -> bool:
+    """A cell of a list or tree that holds a check box (it can be acted on, shows no text)."""
+    if role not in ("table cell", "tree item", "list item"):
+        return False
+    try:
+        interfaces = node.get_interfaces()
+    except Exception:  # GLib.Error: gone
+        return False
+    return "Action" in interfaces and "Text" not in interfaces
+
+
+def _labelled_by(node: Any) -> str:
+    from gi.repository import Atspi
+
+    try:
+        for relation in node.get_relation_set():
+            if relation.get_relation_type() == Atspi.RelationType.LABELLED_BY \
+                    and relation.get_n_targets():
+                return _clean(relation.get_target(0).get_name())
+    except Exception:  # GLib.Error
+        return ""
+    return ""
+
+
+def _to_image(box: Box, monitor: MonitorGeometry, size: tuple[int, int]) -> Box | None:
+    """A box in screen coordinates as image pixels of ``monitor``, clipped; None when it is
+    not on that monitor."""
+    s = monitor.scale
+    x0, y0 = (box.left - monitor.left) * s, (box.top - monitor.top) * s
+    x1, y1 = (box.right - monitor.left) * s, (box.bottom - monitor.top) * s
+    x0, y0 = max(0.0, x0), max(0.0, y0)
+    x1, y1 = min(float(size[0]), x1), min(float(size[1]), y1)
+    if x1 - x0 < 1 or y1 - y0 < 1:
+        return None
+    return Box.from_corners(x0, y0, x1, y1)
+
+
+def _clean(text: str | None) -> str:
+    """A name as shown: spaces squeezed (GTK pads menu items with spaces for their shortcut)."""
+    return " ".join((text or "").split())
+
+
+def _pump(context: Any) -> None:
+    """Let libatspi take the events the applications sent since the last read (its caches
+    follow them); never waits."""
+    if context is None:
+        return
+    for _ in range(1000):
+        if not context.iteration(False):
+            break

@@ -1,0 +1,94 @@
+"""Bars of separate words (a menu bar, a toolbar's captions, a header row) read as one element.
+
+Text detection joins the words of a menu bar into one line, or the widget detector takes the
+bar for one wide field holding them all (its words then in no useful order): "open the Data
+menu" would match a part of it and click near its middle. The words of a bar stand further
+apart than the words of a sentence, so the element is cut at every gap wider than its glyphs
+are tall, each piece read again on its own (:meth:`ScreenParsing.read_text`, cached on its
+pixels), left to right. A plain text line is cut only at gaps twice as wide (the words of
+some fonts stand a glyph height apart).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+import numpy as np
+
+from ..geometry import Box
+from .elements import Element, ElementKind, ScreenParse
+from .indicators import INK
+
+K = ElementKind
+ReadBox = Callable[[Box], "str | None"]
+GAP_FACTOR = 1.0          # in a bar, a gap this many glyph heights wide separates two items
+TEXT_GAP_FACTOR = 2.0     # in a text line (some fonts space their words a glyph height apart)
+MIN_GAP_PX = 8
+MAX_HEIGHT = 44           # a bar is one line high
+BAR_RATIO = 8             # a widget taken for a bar is this many times wider than high ...
+BAR_ITEMS = 3             # ... and holds at least this many items
+_TEXTS = (K.TEXT, K.LINK)
+_STRIPS = (K.TEXT_FIELD, K.BUTTON, K.COMBO)
+
+
+def split_bars(parse: ScreenParse, gray: np.ndarray, read: ReadBox) -> ScreenParse:
+    """``parse`` with every bar of separate words cut into one text element per word group."""
+    out: list[Element] = []
+    changed = False
+    for e in parse.elements:
+        pieces = bar_pieces(e, gray)
+        items = [Element(K.TEXT, p, text, e.score, "ocr") for p in pieces
+                 for text in [_clean(read(p))] if text] if pieces else []
+        if len(items) >= 2:
+            out.extend(items)
+            changed = True
+        else:
+            out.append(e)
+    return replace(parse, elements=tuple(out)) if changed else parse
+
+
+def bar_pieces(e: Element, gray: np.ndarray) -> list[Box] | None:
+    """The boxes of a bar's items, left to right; None when ``e`` is no bar."""
+    b = e.box
+    if not e.text or len(e.text.split()) < 2 or b.height > MAX_HEIGHT or b.width < 4 * b.height:
+        return None
+    strip = e.kind in _STRIPS
+    if not strip and e.kind not in _TEXTS:
+        return None
+    if strip and b.width < BAR_RATIO * b.height:
+        return None
+    inset = 3 if strip else 0
+    top, bottom = b.top + inset, b.bottom - inset
+    left, right = b.left + inset, b.right - inset
+    patch = gray[max(0, top):bottom, max(0, left):right].astype(np.int16)
+    if patch.size == 0 or patch.shape[0] < 4:
+        return None
+    background = float(np.median(patch))
+    ink = np.abs(patch - background) > INK
+    ink[:, ink.mean(axis=0) > 0.9] = False            # a vertical border or separator line
+    ink[ink.mean(axis=1) > 0.8, :] = False             # a horizontal one
+    rows = np.flatnonzero(ink.any(axis=1))
+    if rows.size == 0:
+        return None
+    glyph = int(rows[-1] - rows[0] + 1)
+    gap = max(MIN_GAP_PX, (GAP_FACTOR if strip else TEXT_GAP_FACTOR) * glyph)
+    cols = np.flatnonzero(ink.any(axis=0))
+    segments: list[tuple[int, int]] = []
+    start = prev = int(cols[0])
+    for x in cols[1:]:
+        if x - prev - 1 >= gap:
+            segments.append((start, prev))
+            start = int(x)
+        prev = int(x)
+    segments.append((start, prev))
+    segments = [(s, t) for s, t in segments if t - s + 1 >= 3]
+    if len(segments) < (BAR_ITEMS if strip else 2):
+        return None
+    pad = 3
+    return [Box.from_corners(max(b.left, left + s - pad), b.top, min(b.right, left + t + 1 + pad),
+                             b.bottom) for s, t in segments]
+
+
+def _clean(text: str | None) -> str:
+    return " ".join((text or "").split()).strip("[]|")

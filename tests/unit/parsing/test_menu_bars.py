@@ -1,0 +1,72 @@
+"""A bar of words read as one element is cut into its items, left to right."""
+
+from __future__ import annotations
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from gui_agent.geometry import Box
+from gui_agent.parsing.elements import Element, ElementKind, ScreenParse
+from gui_agent.parsing.menu_bars import bar_pieces, split_bars
+
+K = ElementKind
+FONT = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 13)
+WORDS = ("File", "Edit", "Search", "View", "Document", "Help")
+
+
+def _bar(gap: int = 18, border: bool = True):
+    """A 640x26 strip with the words ``gap`` px apart (a menu bar), the words' boxes."""
+    image = Image.new("RGB", (700, 60), (240, 240, 240))
+    draw = ImageDraw.Draw(image)
+    if border:
+        draw.rectangle((10, 10, 650, 36), outline=(150, 150, 150))
+    x, boxes = 18, {}
+    for word in WORDS:
+        left, top, right, bottom = draw.textbbox((x, 16), word, font=FONT)
+        draw.text((x, 16), word, font=FONT, fill=(20, 20, 20))
+        boxes[word] = Box.from_corners(left, top, right, bottom)
+        x = right + gap
+    return image, boxes
+
+
+def _reader(image, boxes):
+    """Reads a box as the word whose box lies inside it (a stand-in for OCR)."""
+    def read(box: Box) -> str | None:
+        inside = [w for w, b in boxes.items() if box.contains(b.center)]
+        return " ".join(inside) or None
+    return read
+
+
+def test_a_bar_taken_for_one_field_is_cut_at_the_gaps_in_order():
+    image, boxes = _bar()
+    gray = np.asarray(image.convert("L"))
+    bar = Element(K.TEXT_FIELD, Box(10, 10, 641, 27), "Edit File Help Search View Document", 1.0,
+                  "detector")
+    pieces = bar_pieces(bar, gray)
+    assert pieces is not None and len(pieces) == len(WORDS)
+    for piece, word in zip(pieces, WORDS, strict=True):
+        assert piece.contains(boxes[word].center)
+    out = split_bars(ScreenParse((bar,), 700, 60), gray, _reader(image, boxes))
+    assert [(e.kind, e.text) for e in out.elements] == [(K.TEXT, w) for w in WORDS]
+
+
+def test_a_sentence_and_a_field_with_a_value_stay_whole():
+    image = Image.new("RGB", (500, 40), "white")
+    draw = ImageDraw.Draw(image)
+    draw.text((10, 12), "Save the file before you close it", font=FONT, fill="black")
+    gray = np.asarray(image.convert("L"))
+    line = Element(K.TEXT, Box(8, 10, 240, 20), "Save the file before you close it")
+    assert bar_pieces(line, gray) is None
+    short_field = Element(K.TEXT_FIELD, Box(8, 8, 120, 24), "hello world", 1.0, "detector")
+    assert bar_pieces(short_field, gray) is None
+    parse = ScreenParse((line, short_field), 500, 40)
+    assert split_bars(parse, gray, lambda box: "x") is parse
+
+
+def test_a_text_line_is_cut_only_at_wide_gaps():
+    tight, _ = _bar(gap=12, border=False)        # a glyph height apart: words of one line
+    wide, boxes = _bar(gap=40, border=False)     # far apart: separate items
+    line = Element(K.TEXT, Box(14, 12, 640, 22), "File Edit Search View Document Help")
+    assert bar_pieces(line, np.asarray(tight.convert("L"))) is None
+    pieces = bar_pieces(line, np.asarray(wide.convert("L")))
+    assert pieces is not None and len(pieces) == len(WORDS)
