@@ -54,12 +54,13 @@ def task_folder_name(suite: Suite, task: TaskSpec) -> str:
     return f"{suite.tasks.index(task) + 1:03d}-{slugify(task.key)}"
 
 
-def _last_line(path: Path) -> str:
+def _last_lines(path: Path, count: int = 3) -> str:
+    """The last few non-empty lines a program wrote (the cause is often above the last one)."""
     try:
         lines = path.read_text(encoding="utf-8", errors="replace").strip().splitlines()
     except OSError:
         return ""
-    return lines[-1].strip()[:200] if lines else ""
+    return " / ".join(line.strip()[:200] for line in lines[-count:] if line.strip())
 
 
 class Apps:
@@ -108,23 +109,34 @@ class Apps:
                 raise self._fail(step, f"setup command `{show_command(argv)}` did not finish within "
                                        f"{step.timeout:g} s") from None
         if proc.returncode != 0:
-            said = _last_line(out)
+            said = _last_lines(out)
             raise self._fail(step, f"setup command `{show_command(argv)}` exited with status "
                                    f"{proc.returncode}" + (f": {said}" if said else ""))
 
     def _start(self, step: Step, argv: list[str], values: Mapping[str, str], out: Path) -> None:
-        with out.open("w", encoding="utf-8") as f:
-            proc = subprocess.Popen(argv, cwd=self.suite.folder, env=self._env(step, values),
-                                    stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        self._running.append((step, proc))
-        try:
-            took = wait_ready(step.ready or _NO_READY_CHECK, exited=proc.poll,
-                              text_visible=self.text_visible, display=self.env.get("DISPLAY"),
-                              values=values)
-        except NotReady as exc:
-            said = _last_line(out)
-            raise self._fail(step, f"the app `{show_command(argv)}` did not become ready: {exc}"
-                                   + (f" (its last output: {said})" if said else "")) from None
+        for attempt in (1, 2):
+            with out.open("w", encoding="utf-8") as f:
+                proc = subprocess.Popen(argv, cwd=self.suite.folder, env=self._env(step, values),
+                                        stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            self._running.append((step, proc))
+            try:
+                took = wait_ready(step.ready or _NO_READY_CHECK, exited=proc.poll,
+                                  text_visible=self.text_visible, display=self.env.get("DISPLAY"),
+                                  values=values)
+                break
+            except NotReady as exc:
+                said = _last_lines(out)
+                crashed = proc.returncode is not None and proc.returncode < 0
+                if crashed and attempt == 1:
+                    # Killed by a signal while starting (a toolkit aborting on a busy machine):
+                    # a crash at start-up is the app's, not the task's; it gets one more start.
+                    log.warning("%s crashed while starting (status %d; %s); starting it again",
+                                argv[0], proc.returncode, said or "no output")
+                    self._running.pop()
+                    time.sleep(0.5)
+                    continue
+                raise self._fail(step, f"the app `{show_command(argv)}` did not become ready: {exc}"
+                                       + (f" (its last output: {said})" if said else "")) from None
         ready = step.ready.window if step.ready is not None else None
         if ready and self.tree_window is not None:
             self.tree_window(substitute(ready, values))

@@ -192,3 +192,50 @@ def test_check_cli_exit_codes(tmp_path):
     assert subprocess.run(cmd + ["len(a.b) == 2", "a.b contains 2"]).returncode == 0
     assert subprocess.run(cmd + ["a.b[0] == 2"], capture_output=True).returncode == 1
     assert subprocess.run(cmd + ["what?"], capture_output=True).returncode == 2
+
+
+CRASHING_APP = """\
+setup:
+  - start: "{python} {suite_dir}/flaky.py {workdir}/started-once"
+    ready: {timeout: 0.5}
+tasks:
+  - instruction: click "OK"
+"""
+# Aborts (SIGABRT, as a toolkit does when it cannot start) the first time, then runs.
+_FLAKY = ("import os, pathlib, signal, sys, time\n"
+          "marker = pathlib.Path(sys.argv[1])\n"
+          "if not marker.exists():\n"
+          "    marker.write_text('1'); print('could not connect to display'); sys.stdout.flush()\n"
+          "    print('Available platform plugins are: xcb'); sys.stdout.flush()\n"
+          "    os.kill(os.getpid(), signal.SIGABRT)\n"
+          "time.sleep(60)\n")
+
+
+def test_an_app_that_crashes_while_starting_is_started_once_more(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(CRASHING_APP, encoding="utf-8")
+    (tmp_path / "flaky.py").write_text(_FLAKY, encoding="utf-8")
+    suite = load_suite(path)
+    values = {"python": sys.executable, "suite_dir": str(tmp_path), "workdir": str(tmp_path)}
+    apps = Apps(suite, {"PATH": "/usr/bin:/bin"}, lambda text: False)
+    apps.run_steps(suite.setup, values, tmp_path)          # the second start stays up
+    (_, proc), = apps._running
+    assert proc.poll() is None
+    apps.stop()
+
+
+def test_an_app_that_crashes_twice_fails_with_the_lines_that_say_why(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(CRASHING_APP, encoding="utf-8")
+    always = _FLAKY.replace("if not marker.exists():", "if True:")
+    (tmp_path / "flaky.py").write_text(always, encoding="utf-8")
+    suite = load_suite(path)
+    values = {"python": sys.executable, "suite_dir": str(tmp_path), "workdir": str(tmp_path)}
+    apps = Apps(suite, {"PATH": "/usr/bin:/bin"}, lambda text: False)
+    with pytest.raises(SuiteError) as err:
+        apps.run_steps(suite.setup, values, tmp_path)
+    message = str(err.value)
+    assert "exited with status -6" in message
+    assert "could not connect to display / Available platform plugins are: xcb" in message
+    assert apps.count == 1     # the second start, kept to be stopped like any other
+    apps.stop()
