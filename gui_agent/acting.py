@@ -34,7 +34,7 @@ from .verify.effect import (
     typed_effect,
     visible_change,
 )
-from .verify.settle import wait_until_settled
+from .verify.settle import expected, expecting, wait_until_settled
 
 Observe = Callable[[], Observation]
 Settle = Callable[[Observation | None], Observation]
@@ -93,9 +93,11 @@ class Actor:
         self._perform(action, points)
         if isinstance(action, Wait):
             return Acted(self.observe(), NOT_JUDGED)
-        after = self._settled(obs)
         if isinstance(action, _UNJUDGED):
-            return Acted(after, NOT_JUDGED)
+            # Nothing is expected to change (the end of a list, a hover): no settle grace.
+            with expecting(replace(expected(), changes=False)):
+                return Acted(self._settled(obs), NOT_JUDGED)
+        after = self._settled(obs)
         main = cands.get("target") or cands.get("source")
         where = {"target": main.element if main else None, "target_box": main.box if main else None}
         effect = self._judge(action_effect, action, obs.image, after.image, self.clipboard, **where)

@@ -158,6 +158,14 @@ def build_parser() -> argparse.ArgumentParser:
     from .bench.skills import add_arguments as add_skills_bench_arguments
 
     add_skills_bench_arguments(b)
+
+    b = bsub.add_parser("scale", help="growth: parse time vs RapidOCR by screen size, recall vs library size",
+                        description="Parse time and words found against plain RapidOCR on generated "
+                        "screens at several sizes, skill recall time and database size at several "
+                        "library sizes, and skills vs scratch time; ratios in one run.")
+    from .bench.scale import add_arguments as add_scale_bench_arguments
+
+    add_scale_bench_arguments(b)
     b = bsub.add_parser("replay", help="record demonstrations on the playground, replay them under "
                         "perturbations: ours vs naive", description="Records 6 demonstrations with real input, "
                         "replays each under 10 perturbations with gui-agent's replay and with a naive "
@@ -169,6 +177,13 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Top-1 accuracy and false-run rate of skill recall on "
                         "datasets/skill_retrieval.yaml (or --dataset FILE).")
     b.add_argument("--dataset", type=Path, help="a labelled retrieval YAML file")
+    b = bsub.add_parser("batch", help="a suite with the local runner vs on Ray (--ray local), and "
+                        "what one desktop worker costs", description="Runs the suite with the local "
+                        "runner and on a local Ray cluster at each worker count: wall time, Ray's "
+                        "overhead per task, CPU and peak memory per desktop worker (needs Ray).")
+    from .bench.batch_bench import add_arguments as add_batch_bench_arguments
+
+    add_batch_bench_arguments(b)
 
     from .commands.models import add_models_parser
 
@@ -177,13 +192,6 @@ def build_parser() -> argparse.ArgumentParser:
     from .commands.memory import add_memory_parser
     from .commands.skills import add_skills_parser
 
-    b = bsub.add_parser("batch", help="a suite with the local runner vs on Ray (--ray local), and "
-                        "what one desktop worker costs", description="Runs the suite with the local "
-                        "runner and on a local Ray cluster at each worker count: wall time, Ray's "
-                        "overhead per task, CPU and peak memory per desktop worker (needs Ray).")
-    from .bench.batch_bench import add_arguments as add_batch_bench_arguments
-
-    add_batch_bench_arguments(b)
     add_skills_parser(sub)
     add_memory_parser(sub)
     from .commands.record import add_record_parsers
@@ -236,6 +244,10 @@ def main(argv: list[str] | None = None) -> int:
             from .bench.miniwob import run_miniwob_bench
 
             return run_miniwob_bench(args)
+        if args.command == "bench" and args.bench == "scale":
+            from .bench.scale import run_scale_bench
+
+            return run_scale_bench(args)
         if args.command == "bench" and args.bench == "skills":
             from .bench.skills import run_skills_bench
 
@@ -255,6 +267,10 @@ def main(argv: list[str] | None = None) -> int:
             from .bench.vlm import run_vlm_bench
 
             return run_vlm_bench(args)
+        if args.command == "bench" and args.bench == "batch":
+            from .bench.batch_bench import run_batch_bench
+
+            return run_batch_bench(args)
         if args.command == "models":
             from .commands.models import models_command
 
@@ -267,10 +283,6 @@ def main(argv: list[str] | None = None) -> int:
             from .commands.skills import skills_command
 
             return skills_command(args)
-        if args.command == "bench" and args.bench == "batch":
-            from .bench.batch_bench import run_batch_bench
-
-            return run_batch_bench(args)
         if args.command == "record":
             from .commands.record import record_command
 

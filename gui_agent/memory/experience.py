@@ -36,6 +36,8 @@ class ExperienceMemory:
         self.auto_skills = auto_skills
         self.mine = mine
         self.keep_days = keep_days   # episodes older than this are pruned after each run (0: keep all)
+        self._skills: Any = None           # the SkillIndex, kept up to date (see _index)
+        self._revision: int | None = None  # the store's skill revision it reflects
 
     @classmethod
     def from_settings(cls, settings: Any) -> ExperienceMemory | None:
@@ -51,9 +53,18 @@ class ExperienceMemory:
 
     # -- recall ------------------------------------------------------------------------------
     def _index(self) -> Any:
+        """The skill index, kept across recalls: brought up to date with the skills that changed
+        since the last one (by any process: the store counts every change), else used as is."""
         from .recall import SkillIndex
 
-        return SkillIndex(self.store.list_skills(include_flagged=True))
+        if self._skills is None:
+            self._skills, self._revision = SkillIndex(), None
+        changes = self.store.skill_changes(self._revision)
+        if changes is not None:
+            self._skills.remove(self._skills.names - changes.names)
+            self._skills.update(changes.changed)
+            self._revision = changes.revision
+        return self._skills
 
     def recall(self, task: str) -> Any | None:
         """The skill to run for ``task`` (a confident Recall), or None: plan as usual."""

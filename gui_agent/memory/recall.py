@@ -21,12 +21,15 @@ a value given as "<kind> named X" only where the examples name that kind ("a fol
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 import os
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import ConfigError
 from ..secrets import secret_env_var
@@ -77,8 +80,10 @@ class Token:
     low: str
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
-    """Light stemming: plurals, -ing, -ed and a final -e ('saving', 'saved', 'save' -> 'sav')."""
+    """Light stemming: plurals, -ing, -ed and a final -e ('saving', 'saved', 'save' -> 'sav').
+    Remembered per word: a library's words recur, and indexing stems each many times."""
     w = word.lower().replace("’", "'")
     if w.endswith("'s"):
         w = w[:-2]
@@ -142,6 +147,14 @@ class _Entry:
     heads: dict[str, set[str]] = field(default_factory=dict)   # parameter -> words naming its kind
     terms: Counter[str] = field(default_factory=Counter)
     examples: list[Counter[str]] = field(default_factory=list)
+    key: tuple[Any, ...] = ()                            # what the entry was built from
+
+
+def _document(skill: Skill) -> tuple[Any, ...]:
+    """Everything an entry is built from: a skill whose document is unchanged (only its
+    statistics moved) keeps its entry."""
+    return (skill.name, skill.description, skill.examples, skill.parameters,
+            tuple(step.action for step in skill.steps))
 
 
 def _context(toks: list[Token], i: int) -> tuple[str, ...]:
@@ -155,7 +168,8 @@ def _entry(skill: Skill) -> _Entry:
     for n, step in enumerate(skill.steps):
         for name in PLACEHOLDER_RE.findall(step.action):
             first_use.setdefault(name, n)
-    entry = _Entry(skill, tuple(sorted(skill.parameters, key=lambda p: first_use.get(p.name, 99))))
+    entry = _Entry(skill, tuple(sorted(skill.parameters, key=lambda p: first_use.get(p.name, 99))),
+                   key=_document(skill))
     entry.terms.update(content_terms(f"{skill.name.replace('_', ' ')} {skill.description}"))
     for example in skill.examples:
         toks = tokenize(example)
@@ -299,51 +313,146 @@ def _objection(entry: _Entry, toks: list[Token], fill: _Fill) -> str:
 class SkillIndex:
     """Ranks skills for a task and decides whether the best may run. The score is the mean of the
     TF-IDF cosines against the skill's whole document and against its nearest example (which
-    separates skills with overlapping words: a login, and one that also ticks "Remember me")."""
+    separates skills with overlapping words: a login, and one that also ticks "Remember me").
 
-    def __init__(self, skills: Sequence[Skill]) -> None:
-        self._entries = [_entry(s) for s in skills]
-        n = len(self._entries)
-        df = Counter(t for e in self._entries for t in e.terms)
-        self._idf = {t: math.log((1 + n) / (1 + c)) + 1 for t, c in df.items()}
-        self._rare = math.log(1 + n) + 1
-        self._docs = [self._vector(e.terms) for e in self._entries]
-        self._examples = [[self._vector(x) for x in e.examples if x] for e in self._entries]
+    The index is kept, not rebuilt per task: :meth:`update` and :meth:`remove` change it as
+    skills change (an entry is rebuilt only when its skill's document changed). A task is ranked
+    through an inverted index: only skills sharing a term with it can score above zero, and they
+    are scored best bound first, until no bound left can reach the places asked for (the bound of
+    a cosine is the norm of the skill's vector over the task's terms; Cauchy-Schwarz). The
+    ranking is exactly the one that scoring every skill gives.
+    """
 
-    def _vector(self, terms: Counter[str]) -> dict[str, float]:
-        vec = {t: (1 + math.log(c)) * self._idf.get(t, self._rare) for t, c in terms.items()}
+    def __init__(self, skills: Sequence[Skill] = ()) -> None:
+        self._entries: dict[str, _Entry] = {}
+        self._df: Counter[str] = Counter()     # skills whose document holds the term
+        self._term_ids: dict[str, int] = {}
+        self._flat: dict[str, tuple[list[int], list[float], list[int]]] = {}
+        self._postings: _Postings | None = None  # None: to be made again (the skills changed)
+        self.update(skills)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    @property
+    def names(self) -> frozenset[str]:
+        return frozenset(self._entries)
+
+    # -- keeping the index -------------------------------------------------------------------
+    def update(self, skills: Iterable[Skill]) -> None:
+        """Add skills, or replace those of the same name (their entries kept when only their
+        statistics changed)."""
+        for skill in skills:
+            old = self._entries.get(skill.name)
+            if old is not None and old.key == _document(skill):
+                old.skill = skill
+                continue
+            if old is not None:
+                self._forget(skill.name)
+            entry = _entry(skill)
+            self._entries[skill.name] = entry
+            self._df.update(entry.terms.keys())
+            self._flat[skill.name] = self._flatten(entry)
+            self._postings = None
+
+    def remove(self, names: Iterable[str]) -> None:
+        for name in names:
+            if name in self._entries:
+                self._forget(name)
+                self._postings = None
+
+    def _forget(self, name: str) -> None:
+        entry = self._entries.pop(name)
+        del self._flat[name]
+        for term in entry.terms:
+            self._df[term] -= 1
+            if self._df[term] <= 0:
+                del self._df[term]
+
+    def _flatten(self, entry: _Entry) -> tuple[list[int], list[float], list[int]]:
+        """(term ids, 1 + log tf, vector number) of the entry's vectors: document, then examples."""
+        ids, tfs, vecs = [], [], []
+        for j, counts in enumerate(self._counts(entry)):
+            for term, c in counts.items():
+                ids.append(self._term_ids.setdefault(term, len(self._term_ids)))
+                tfs.append(1 + math.log(c))
+                vecs.append(j)
+        return ids, tfs, vecs
+
+    @staticmethod
+    def _counts(entry: _Entry) -> list[Counter[str]]:
+        return [entry.terms, *(x for x in entry.examples if x)]
+
+    def _index(self) -> _Postings:
+        if self._postings is None:
+            self._postings = _Postings(self)
+        return self._postings
+
+    # -- scoring -----------------------------------------------------------------------------
+    def _vector(self, terms: Counter[str], post: _Postings) -> dict[str, float]:
+        vec = {t: (1 + math.log(c)) * post.idf(t) for t, c in terms.items()}
         norm = math.sqrt(sum(v * v for v in vec.values())) or 1.0
         return {t: v / norm for t, v in vec.items()}
 
-    def _judge(self, k: int, toks: list[Token]) -> tuple[float, _Fill, str, int]:
-        fill = _fill(self._entries[k], toks)
-        query = self._vector(Counter(_leftover_terms(toks, fill)))
-        cos = [sum(w * vec.get(t, 0.0) for t, w in query.items())
-               for vec in [self._docs[k], *self._examples[k]]]
+    def _judge(self, k: int, toks: list[Token], post: _Postings) -> tuple[float, _Fill, str, int]:
+        entry = post.entries[k]
+        vectors = post.vectors.get(k)
+        if vectors is None:
+            vectors = post.vectors[k] = [self._vector(x, post) for x in self._counts(entry)]
+        fill = _fill(entry, toks)
+        query = self._vector(Counter(_leftover_terms(toks, fill)), post)
+        cos = [sum(w * vec.get(t, 0.0) for t, w in query.items()) for vec in vectors]
         score = (cos[0] + max(cos[1:], default=cos[0])) / 2
-        return score, fill, _objection(self._entries[k], toks, fill), k
+        return score, fill, _objection(entry, toks, fill), k
+
+    def _judged(self, toks: list[Token], need: int, *, prune: bool = True
+                ) -> list[tuple[float, _Fill, str, int]]:
+        """The ``need`` best (score, fill, objection, entry number), best first (ties by name)."""
+        post = self._index()
+        name = lambda j: post.entries[j[3]].skill.name  # noqa: E731
+        if not prune:
+            order = sorted((self._judge(k, toks, post) for k in range(len(post.entries))),
+                           key=lambda j: (-j[0], name(j)))
+            return order[:need]
+        bounds, candidates = post.bounds(toks)
+        judged: list[tuple[float, _Fill, str, int]] = []
+        floor = -1.0   # the need-th best score so far
+        for k in candidates:
+            if len(judged) >= need and bounds[k] < floor:
+                break
+            judged.append(self._judge(k, toks, post))
+            if len(judged) >= need:
+                judged.sort(key=lambda j: (-j[0], name(j)))
+                del judged[need:]
+                floor = judged[-1][0]
+        if len(judged) < need:   # skills that share no term score 0: they follow, by name
+            chosen = set(candidates)
+            zeros = (k for k in range(len(post.entries)) if k not in chosen)
+            judged += [self._judge(k, toks, post) for k in itertools.islice(zeros, need)]
+        return sorted(judged, key=lambda j: (-j[0], name(j)))[:need]
 
     def rank(self, task: str, limit: int = 3) -> list[Recall]:
         """The ``limit`` best skills for ``task``, best first; only the first may be confident."""
         toks = tokenize(task)
-        if not toks or not self._entries:
+        if not toks or not self._entries or limit <= 0:
             return []
-        judged = sorted((self._judge(k, toks) for k in range(len(self._entries))),
-                        key=lambda j: (-j[0], self._entries[j[3]].skill.name))
+        judged = self._judged(toks, max(limit, 2))
+        post = self._index()
         out = []
-        for n, (score, fill, objection, k) in enumerate(judged[:max(limit, 0)]):
+        for n, (score, fill, objection, k) in enumerate(judged[:limit]):
             confident, why = False, f"ranked {n + 1} (score {score:.2f})"
             if n == 0:
                 second, _, _, other = judged[1] if len(judged) > 1 else (0.0, None, "", None)
-                confident, why = self._decide(k, score, objection, second, other)
-            out.append(Recall(self._entries[k].skill, round(score, 4), dict(fill.values),
+                confident, why = self._decide(post, k, score, objection, second, other)
+            out.append(Recall(post.entries[k].skill, round(score, 4), dict(fill.values),
                               confident, why))
         return out
 
-    def _decide(self, k: int, score: float, objection: str, second: float,
+    @staticmethod
+    def _decide(post: _Postings, k: int, score: float, objection: str, second: float,
                 other: int | None) -> tuple[bool, str]:
-        skill = self._entries[k].skill
-        over = f" over {self._entries[other].skill.name!r}" if other is not None else ""
+        skill = post.entries[k].skill
+        over = f" over {post.entries[other].skill.name!r}" if other is not None else ""
         if skill.flagged:
             return False, f"not run: skill {skill.name!r} is flagged (it kept failing recently)"
         if score < MIN_SCORE:
@@ -358,3 +467,101 @@ class SkillIndex:
         """The best skill when it is confident enough to run, else None."""
         top = self.rank(task, 1)
         return top[0] if top and top[0].confident else None
+
+
+def _token_terms(toks: list[Token]) -> list[list[str]]:
+    """The terms each token of a task adds to a skill's query when no value takes it."""
+    return [[stem(t.low)] if t.kind == "word" and t.low not in NOT_CONTENT
+            else content_terms(t.text) if t.kind == "quote" else [] for t in toks]
+
+
+class _Postings:
+    """The numbers of one state of a :class:`SkillIndex` (made again after skills change):
+    entries by name, IDF, and per term the normalised weights of the vectors holding it (numpy
+    arrays), from which :meth:`bounds` bounds every skill's score for a task."""
+
+    def __init__(self, index: SkillIndex) -> None:
+        import numpy as np
+
+        names = sorted(index._entries)
+        self.entries = [index._entries[n] for n in names]
+        self.n = len(names)
+        self._df, self._ids = index._df, index._term_ids
+        self._idf: dict[str, float] = {}
+        self._rare = math.log(1 + self.n) + 1
+        self.vectors: dict[int, list[dict[str, float]]] = {}
+        flats = [index._flat[n] for n in names]
+        per_entry = np.array([max(f[2], default=0) + 1 for f in flats], np.int64)
+        self.first = np.concatenate(([0], np.cumsum(per_entry)[:-1])).astype(np.int64)
+        count = int(per_entry.sum())
+        ids = np.fromiter((i for f in flats for i in f[0]), np.int64)
+        tf = np.fromiter((x for f in flats for x in f[1]), np.float64, len(ids))
+        vec = np.fromiter((v for f in flats for v in f[2]), np.int64, len(ids))
+        vec += np.repeat(self.first, [len(f[2]) for f in flats])
+        df = np.zeros(len(self._ids), np.float64)
+        for term, c in self._df.items():
+            df[self._ids[term]] = c
+        w = tf * (np.log((1 + self.n) / (1 + df[ids])) + 1)
+        norm = np.sqrt(np.bincount(vec, w * w, minlength=count))
+        order = np.argsort(ids, kind="stable")
+        self._terms, self._vec, self._w = ids[order], vec[order], (w / norm[vec])[order]
+        self._count = count
+        self._has_examples = per_entry > 1
+        # values a skill's parameters take leave its query: at most one token per parameter
+        params = np.array([len(e.skill.parameters) for e in self.entries], np.int64)
+        self._params = np.repeat(params, per_entry)       # per vector
+        self._param_counts = sorted(set(params.tolist()))
+
+    def idf(self, term: str) -> float:
+        value = self._idf.get(term)
+        if value is None:
+            c = self._df.get(term, 0)
+            value = self._idf[term] = math.log((1 + self.n) / (1 + c)) + 1 if c > 0 else self._rare
+        return value
+
+    def bounds(self, toks: list[Token]) -> tuple[Any, list[int]]:
+        """Per skill, an upper bound of its score for the task; and the skills that share a
+        term with it, highest bound first.
+
+        A skill's query is the task's terms less those of the tokens its parameters take (one
+        each at most): its weight on a term is at most ``v_t / |v|`` with ``|v|`` as small as
+        taking the heaviest tokens can make it, and at most 1. A cosine is bounded by that
+        query against the skill's vector, and by the norm of the vector over the task's terms.
+        """
+        import numpy as np
+
+        per_token = _token_terms(toks)
+        counts = Counter(t for terms in per_token for t in terms)
+        known = sorted((self._ids[t], t) for t in counts if t in self._ids)
+        if not known:
+            return np.zeros(self.n), []
+        weight = {t: (1 + math.log(c)) * self.idf(t) for t, c in counts.items()}
+        total = sum(v * v for v in weight.values())
+        heavy = sorted((sum(weight[t] ** 2 for t in set(terms)) for terms in per_token), reverse=True)
+        ids = [i for i, _ in known]
+        starts = np.searchsorted(self._terms, ids, "left").tolist()
+        ends = np.searchsorted(self._terms, ids, "right").tolist()
+        spans = [(a, b, weight[t]) for a, b, (_, t) in zip(starts, ends, known, strict=True) if b > a]
+        if not spans:
+            return np.zeros(self.n), []
+        vec = np.concatenate([self._vec[a:b] for a, b, _ in spans])
+        w = np.concatenate([self._w[a:b] for a, b, _ in spans])
+        v = np.concatenate([np.full(b - a, v_t) for a, b, v_t in spans])
+        bound = np.sqrt(np.bincount(vec, w * w, minlength=self._count))   # Cauchy-Schwarz
+        params = self._params[vec]
+        dot = np.zeros(self._count)
+        for p in self._param_counts:
+            least = math.sqrt(max(total - sum(heavy[:p]), 0.0))
+            mine = params == p
+            q = np.minimum(1.0, v[mine] / least) if least > 0 else np.ones(int(mine.sum()))
+            dot += np.bincount(vec[mine], q * w[mine], minlength=self._count)
+        bound = np.minimum(bound, dot)
+        doc = bound[self.first]
+        examples = bound.copy()
+        examples[self.first[self._has_examples]] = 0.0   # max over the examples, else the document
+        best = np.maximum.reduceat(examples, self.first)
+        # a little slack: these sums are made in another order than the scores they bound
+        bounds = (doc + best) / 2 * (1 + 1e-9) + 1e-12
+        touched = np.flatnonzero(doc + best > 0)
+        candidates = touched[np.argsort(-bounds[touched], kind="stable")]
+        return bounds, candidates.tolist()

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .models import Episode, EpisodeStep, Skill, SkillParameter, SkillStats, SkillStep
+from .models import FLAG_WINDOW, Episode, EpisodeStep, Skill, SkillParameter, SkillStats, SkillStep
 
 # Column orders of the rows built below (INSERTs name them, so later migrations may add columns).
 STEP_COLUMNS = ("episode_id, idx, subtask, action, outcome, target, source, point, screen_point, box, "
@@ -69,7 +69,8 @@ def skill_rows(skill_id: int, skill: Skill, crops: Sequence[str | None]
     return params, steps, examples
 
 
-def skill_from_rows(row: sqlite3.Row, params: Sequence[sqlite3.Row], steps: Sequence[sqlite3.Row],
+def skill_from_rows(row: sqlite3.Row, params: Sequence[Mapping[str, Any]],
+                    steps: Sequence[Mapping[str, Any]],
                     examples: Sequence[str], stats: SkillStats) -> Skill:
     return Skill(
         name=row["name"], description=row["description"], source=row["source"],
@@ -87,6 +88,39 @@ def skill_from_rows(row: sqlite3.Row, params: Sequence[sqlite3.Row], steps: Sequ
             box=_tuple(s["box"]),
         ) for s in steps),
     )
+
+
+# Every skill with its parameters, steps, examples and run statistics in one row (the parts as
+# JSON arrays, in position order): loading a library is one query, not five per skill.
+SKILLS_QUERY = f"""
+SELECT s.id, s.name, s.description, s.source, s.created_at, s.updated_at,
+  (SELECT json_group_array(json_array(name, kind, default_value, choices, description, secret))
+     FROM (SELECT * FROM skill_parameters WHERE skill_id = s.id ORDER BY position)) AS params,
+  (SELECT json_group_array(json_array(action, target, ocr_text, crop, landmarks, post_text,
+                                      post_region, successes, failures, box))
+     FROM (SELECT * FROM skill_steps WHERE skill_id = s.id ORDER BY position)) AS steps,
+  (SELECT json_group_array(text)
+     FROM (SELECT text FROM skill_examples WHERE skill_id = s.id ORDER BY position)) AS examples,
+  (SELECT json_array(count(*), coalesce(sum(ok), 0)) FROM skill_runs WHERE skill_id = s.id)
+     AS runs,
+  (SELECT max(created_at) FROM skill_runs WHERE skill_id = s.id) AS last_run,
+  (SELECT json_group_array(ok)
+     FROM (SELECT ok FROM skill_runs WHERE skill_id = s.id ORDER BY id DESC LIMIT {FLAG_WINDOW}))
+     AS recent
+FROM skills s"""
+_PARAM_KEYS = ("name", "kind", "default_value", "choices", "description", "secret")
+_STEP_KEYS = ("action", "target", "ocr_text", "crop", "landmarks", "post_text", "post_region",
+              "successes", "failures", "box")
+
+
+def skill_from_json_row(row: sqlite3.Row) -> Skill:
+    """A skill from one row of :data:`SKILLS_QUERY`."""
+    runs, successes = json.loads(row["runs"])
+    recent = tuple(bool(ok) for ok in json.loads(row["recent"]))
+    return skill_from_rows(
+        row, [dict(zip(_PARAM_KEYS, p, strict=True)) for p in json.loads(row["params"])],
+        [dict(zip(_STEP_KEYS, s, strict=True)) for s in json.loads(row["steps"])],
+        json.loads(row["examples"]), SkillStats(runs, successes, recent, row["last_run"]))
 
 
 def skill_to_json(skill: Skill, crop_names: Sequence[str | None]) -> dict[str, Any]:

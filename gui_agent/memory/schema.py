@@ -111,12 +111,47 @@ ALTER TABLE skill_steps ADD COLUMN box TEXT;
 ALTER TABLE skill_parameters ADD COLUMN secret INTEGER NOT NULL DEFAULT 0;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+
+
+def _bump(skill_id: str | None) -> str:
+    """Trigger body: count one change of the skills; ``skill_id``'s skill carries the count."""
+    mark = "" if skill_id is None else (
+        "UPDATE skills SET revision = (SELECT revision FROM skill_revision) "
+        f"WHERE id = {skill_id}; ")
+    return f"BEGIN UPDATE skill_revision SET revision = revision + 1; {mark}END"
+
+
+# Version 4: a count of the changes to the skills (kept by triggers, whoever writes), and per
+# skill the count at its latest change, so that a kept skill index reloads only what changed.
+_V4 = "\n".join([
+    "ALTER TABLE skills ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;",
+    "CREATE TABLE skill_revision (revision INTEGER NOT NULL);",
+    "INSERT INTO skill_revision (revision) VALUES (0);",
+    f"CREATE TRIGGER skills_added AFTER INSERT ON skills {_bump('NEW.id')};",
+    "CREATE TRIGGER skills_changed AFTER UPDATE OF name, description, source, created_at, "
+    f"updated_at ON skills {_bump('NEW.id')};",
+    f"CREATE TRIGGER skills_removed AFTER DELETE ON skills {_bump(None)};",
+    *(f"CREATE TRIGGER {table}_{event.lower()} AFTER {event} ON {table} "
+      f"{_bump(('OLD' if event == 'DELETE' else 'NEW') + '.skill_id')};"
+      for table in ("skill_parameters", "skill_steps", "skill_examples", "skill_runs")
+      for event in ("INSERT", "UPDATE", "DELETE")),
+])
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
 def _statements(script: str) -> list[str]:
-    return [s.strip() for s in script.split(";") if s.strip()]
+    """The statements of a migration script (a trigger's body keeps its own semicolons)."""
+    out: list[str] = []
+    pending = ""
+    for part in script.split(";"):
+        pending += part + ";"
+        if sqlite3.complete_statement(pending):
+            if pending.strip(" \n;"):
+                out.append(pending.strip().rstrip(";").strip())
+            pending = ""
+    return out
 
 
 def has_tables(conn: sqlite3.Connection) -> bool:

@@ -17,6 +17,7 @@ import sqlite3
 import time
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -36,8 +37,10 @@ from .models import (
 from .rows import (
     PARAM_COLUMNS,
     SKILL_STEP_COLUMNS,
+    SKILLS_QUERY,
     STEP_COLUMNS,
     episode_from_rows,
+    skill_from_json_row,
     skill_from_rows,
     skill_rows,
     step_row,
@@ -54,6 +57,15 @@ def default_memory_path() -> Path:
 
     env = os.environ.get("GUI_AGENT_MEMORY")
     return Path(env).expanduser() if env else user_data_dir() / DB_NAME
+
+
+@dataclass(frozen=True)
+class SkillChanges:
+    """The skills' state at ``revision``: every skill's name, and the skills that changed."""
+
+    revision: int
+    names: frozenset[str]
+    changed: tuple[Skill, ...]
 
 
 def _masked(step: Any, mask: TextMasker) -> Any:
@@ -200,11 +212,31 @@ class MemoryStore:
 
     def list_skills(self, include_flagged: bool = False) -> list[Skill]:
         """All skills by name; those that keep failing only with ``include_flagged``."""
-        def body(conn: sqlite3.Connection) -> list[Skill]:
-            rows = conn.execute("SELECT * FROM skills ORDER BY name").fetchall()
-            return [self._skill(conn, row) for row in rows]
+        skills = self._db.read(lambda conn: [skill_from_json_row(row) for row in conn.execute(
+            f"{SKILLS_QUERY} ORDER BY s.name")])
+        return [s for s in skills if include_flagged or not s.flagged]
 
-        return [s for s in self._db.read(body) if include_flagged or not s.flagged]
+    def skill_changes(self, since: int | None = None) -> SkillChanges | None:
+        """What changed in the skills after revision ``since`` (None: everything), or None when
+        nothing did: one query to learn that, one more to load every changed skill."""
+        def body(conn: sqlite3.Connection) -> SkillChanges | None:
+            revision = int(conn.execute("SELECT revision FROM skill_revision").fetchone()[0])
+            if since is not None and revision == since:
+                return None
+            names, changed = [], []
+            for row in conn.execute("SELECT id, name, revision > ? AS changed FROM skills",
+                                    (-1 if since is None else since,)):
+                names.append(row["name"])
+                if row["changed"]:
+                    changed.append(row["id"])
+            skills = []
+            for part in range(0, len(changed), 500):   # SQLite's limit on bound values
+                ids = changed[part:part + 500]
+                skills += [skill_from_json_row(row) for row in conn.execute(
+                    f"{SKILLS_QUERY} WHERE s.id IN ({', '.join('?' * len(ids))})", ids)]
+            return SkillChanges(revision, frozenset(names), tuple(skills))
+
+        return self._db.read(body)
 
     def _skill(self, conn: sqlite3.Connection, row: sqlite3.Row) -> Skill:
         sid = row["id"]

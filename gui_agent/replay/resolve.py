@@ -20,6 +20,7 @@ from PIL import Image
 from ..errors import AmbiguousTarget, GroundingError, TargetNotFound
 from ..geometry import Box, Point
 from ..grounding.candidate import Candidate
+from ..grounding.template import AMBIGUITY_MARGIN, FLAT_MARGIN
 from ..memory.anchors import ANCHOR_MARGIN
 from ..parsing.elements import Element
 from ..screen.observation import Observation, frame_digest
@@ -34,6 +35,10 @@ LOWER_RUNGS = ("ocr", "landmarks", "vlm")
 LANDMARK_TEMPLATE_BAR = 0.6   # one landmark plus a template score this high is enough
 NEAR_SURE = 0.97              # a near template match scoring less is cross-checked anywhere
 DETAILLESS_INK, DETAILLESS_SHARE = 40, 0.01   # a crop's inside with under 1 % of ink shows nothing
+# A place scoring this close to a sure near match may be its twin: the widest margin the search
+# everywhere allows between twins (a flat crop's) and what a refined scale may add.
+TWIN_SLACK = FLAT_MARGIN + 0.05
+TWIN_BLUR = 1.0               # Gaussian sigma of that quick whole-screen look (the matcher's own)
 
 
 def main_field(targets: dict[str, object]) -> str | None:
@@ -188,6 +193,16 @@ class Rungs:
         around the target: a pixel-exact near match whose landmarks read as recorded is the one;
         otherwise the rungs below (the landmarks rung) decide, or the step stops.
         """
+        if near.score >= NEAR_SURE:
+            # Only a twin can overrule a sure near match. One look at the crop's own scale tells
+            # whether there may be one: none, the near match stands; a place matching as well, the
+            # texts recorded around the target decide before any search everywhere (which would
+            # report the twins, and then ask the same texts).
+            rival = _best_rival(obs.image, anchors.crop, near)
+            if rival < near.score - TWIN_SLACK:
+                return near
+            if rival >= near.score - AMBIGUITY_MARGIN and self._landmarks_read(obs, anchors, near):
+                return replace(near, why=f"{near.why}; its twins told apart by the texts around it")
         self.calls["template_searches"] += 1
         try:
             best = self.matcher.find(obs.image, anchors.crop, description=what)
@@ -314,6 +329,24 @@ class Rungs:
             miss.notes.append(f"the step has {what} to find its target with; a replay never acts "
                               "at a recorded coordinate")
         return None
+
+
+def _best_rival(image: Image.Image, crop: Image.Image, near: Candidate) -> float:
+    """How well the crop matches the best place on the screen other than ``near``, at its own
+    scale: one whole-screen correlation (a fraction of the search everywhere at every scale).
+    Lenient on purpose (no part-by-part check): it can only send a step to that search."""
+    import cv2
+    import numpy as np
+
+    gray = cv2.GaussianBlur(np.asarray(image.convert("L")), (0, 0), TWIN_BLUR)
+    tpl = cv2.GaussianBlur(np.asarray(crop.convert("L")), (0, 0), TWIN_BLUR)
+    th, tw = tpl.shape
+    if th > gray.shape[0] or tw > gray.shape[1] or float(tpl.std()) < 0.5:
+        return 1.0
+    res = cv2.matchTemplate(gray, tpl, cv2.TM_CCOEFF_NORMED)
+    x, y = near.box.left, near.box.top
+    res[max(0, y - th // 2):max(0, y + th // 2 + 1), max(0, x - tw // 2):max(0, x + tw // 2 + 1)] = -1.0
+    return float(res.max())
 
 
 def _element_box(found: Box, anchors: Anchors) -> Box:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
-from ..actions import Action, Done, Wait
+from ..actions import Action, Done
 from ..actions import target_fields as action_targets
 from ..config import Settings
 from ..errors import GroundingError, GuiAgentError, SafetyRefusal
@@ -24,6 +24,7 @@ from ..screen.observation import Observation
 from ..step import Performed, RunControl, StepPipeline, StepRun
 from ..trajectory import RunFolder, StepLog
 from ..verify import frames_equal
+from ..verify.settle import Expectation, expecting
 from .conditions import Waiter, region_changed, shifted, text_visible
 from .healing import HEALED_NOTE, draw_candidates, heal, load_crop
 from .resolve import (
@@ -116,10 +117,11 @@ class StepExecution:
             if step.box is not None:
                 run.drift.add(step.box, main.candidate.box)
         try:
-            done = self.pipeline.perform(run.step_run, k, subtask, action,
-                                         {f: c.candidate for f, c in found.items()}, obs,
-                                         target=_described(step, targets), target_text=step.ocr_text,
-                                         timings=timings)
+            with expecting(_STEP_EXPECTATION):
+                done = self.pipeline.perform(run.step_run, k, subtask, action,
+                                             {f: c.candidate for f, c in found.items()}, obs,
+                                             target=_described(step, targets),
+                                             target_text=step.ocr_text, timings=timings)
         except SafetyRefusal as exc:
             return StepLog(k, subtask, text, "refused", error=run.mask(f"step {i} of {n} ({text}): {exc}"),
                            timings=timings, **common), "refused"
@@ -140,7 +142,9 @@ class StepExecution:
             problem, after = self._postcondition(run, step, main, obs, after)
             done.log.timings["verify"] = done.log.timings.get("verify", 0.0) + time.perf_counter() - t
             run.step_run.note(run.texts[i - 1], done.effect, checked_otherwise=bool(step.post_text or step.post_region))
-        run.obs, run.settled = after, after is done.after and not isinstance(action, Wait)
+        # The step's frame is the first that showed its effect, not a settled one (see
+        # _STEP_EXPECTATION): the next step finds its target on it, or waits for a settled one.
+        run.obs, run.settled = after, not self.live
         why, crop_rel = (f"{main.rung}: {main.candidate.why}" if main else ""), None
         if not problem and main is not None and main.rung in LOWER_RUNGS:
             crop_rel = f"crops/{run.prefix}{done.log.index:03d}.png"
@@ -269,6 +273,19 @@ class StepExecution:
             if not held:
                 return f"expected the region {regions[0].corners} to change, but it did not", obs
         return None, obs
+
+
+def _effect_shown(before: Observation, after: Observation) -> bool:
+    """Whether a frame shows a change since the step's input (what a click, a key or a drag
+    is judged by: any pixel, a caret appearing in a clicked field included)."""
+    return not frames_equal(before.image, after.image)
+
+
+# A skill step goes on at the first frame that shows its effect: its learned postcondition is
+# polled next, and the next step polls for its own target, so waiting for two equal frames
+# would only add time. A step that changed nothing still gets the settle grace (and is then
+# performed once more), as every step does.
+_STEP_EXPECTATION = Expectation(ready=_effect_shown)
 
 
 def _region_shifts(step: SkillStep, main: Found | None, drift: tuple[int, int]) -> list[tuple[int, int]]:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +19,9 @@ from ..screen.observation import Observation, frame_digest  # noqa: F401 - re-ex
 
 # A pixel counts as changed when any channel moves by more than this (ignores dithering noise).
 PIXEL_TOLERANCE = 8
+# When a step says what its effect looks like, the first look comes this soon after the input
+# (an application shows a click's effect ~12 ms after it; later looks come every interval).
+FIRST_LOOK_S = 0.02
 
 
 def _array(image: Image.Image) -> np.ndarray:
@@ -96,18 +101,61 @@ class LoopDetector:
         self._seen.clear()
 
 
+@dataclass(frozen=True)
+class Expectation:
+    """What the step being performed lets the settle rule assume (see :func:`expecting`).
+
+    ``ready(before, frame)``: the frame already shows what the step is for (its effect is
+    visible, its postcondition holds); the first such frame is returned at once, without
+    waiting for two equal frames: whoever acts next polls the screen for its own target (a
+    skill's next step does), so a frame still being drawn does no harm. ``changes``: the action
+    is expected to change the screen; only then is the grace waited when nothing changed.
+    """
+
+    ready: Callable[[Observation, Observation], bool] | None = None
+    changes: bool = True
+
+
+_EXPECTED: ContextVar[Expectation | None] = ContextVar("gui_agent_settle_expectation", default=None)
+
+
+def expected() -> Expectation:
+    """The expectation in force (the default one outside :func:`expecting`)."""
+    return _EXPECTED.get() or Expectation()
+
+
+@contextmanager
+def expecting(expectation: Expectation) -> Iterator[None]:
+    """Settle by ``expectation`` for the actions performed inside the block (this context only)."""
+    token = _EXPECTED.set(expectation)
+    try:
+        yield
+    finally:
+        _EXPECTED.reset(token)
+
+
 def settle_after(observe: Callable[[], Observation], before: Observation | None, settings: Any,
                  stop: threading.Event | None = None) -> Observation:
     """A settled frame after an action; waits longer when nothing changed since ``before``.
 
     ``settings`` gives ``settle_interval``, ``settle_timeout`` and ``settle_change_grace``; the
-    agent and the replayer share this rule.
+    agent and the replayer share this rule. ``before`` None: no action was just performed (a
+    run's first screen), so there is nothing to give time to react. Inside :func:`expecting`,
+    the first frame that is ``ready`` ends the wait, and the grace is waited only when the
+    action was expected to change the screen.
     """
     stop = stop or threading.Event()
+    expectation = expected()
+    if before is None:
+        return wait_until_settled(observe, timeout=settings.settle_timeout,
+                                  interval=settings.settle_interval).observation
+    if expectation.ready is not None:
+        stop.wait(min(FIRST_LOOK_S, settings.settle_interval))
+        return _until_ready(observe, before, settings, stop, expectation)
     stop.wait(settings.settle_interval)
     obs = wait_until_settled(observe, timeout=settings.settle_timeout,
                              interval=settings.settle_interval).observation
-    if before is not None and frames_equal(before.image, obs.image):
+    if expectation.changes and frames_equal(before.image, obs.image):
         # Nothing changed yet: give a slow application (a dialog opening on a busy machine)
         # longer to react, so the next step does not start on a stale screen.
         deadline = time.monotonic() + settings.settle_change_grace
@@ -118,3 +166,26 @@ def settle_after(observe: Callable[[], Observation], before: Observation | None,
                 return wait_until_settled(observe, timeout=settings.settle_timeout,
                                           interval=settings.settle_interval, first=obs).observation
     return obs
+
+
+def _until_ready(observe: Callable[[], Observation], before: Observation, settings: Any,
+                 stop: threading.Event, expectation: Expectation) -> Observation:
+    """The first frame that is ready; else, once the screen settled (after the grace, when a
+    change was expected), the settled frame."""
+    ready = expectation.ready
+    assert ready is not None
+    start = time.monotonic()
+    limit = settings.settle_timeout + (settings.settle_change_grace if expectation.changes else 0.0)
+    previous: Observation | None = None
+    while True:
+        obs = observe()
+        if ready(before, obs):
+            return obs
+        settled = previous is not None and frames_equal(previous.image, obs.image)
+        waited = time.monotonic() - start
+        if settled and (not expectation.changes or waited >= settings.settle_change_grace):
+            return obs
+        if waited >= limit or stop.is_set():
+            return obs
+        previous = obs
+        stop.wait(settings.settle_interval)
