@@ -88,10 +88,26 @@ def _connect(ray: ModuleType, address: str, workers: int, options: RayOptions) -
     try:
         ray.init(address=address, **quiet)
     except ConnectionError as exc:
+        if _asks_for_a_token(exc):
+            raise ConfigError(
+                f"--ray {address}: the cluster asks for a token (Ray's token authentication, on "
+                "by default for `ray start --head` since Ray 2.5x): set RAY_AUTH_MODE=token and "
+                "RAY_AUTH_TOKEN to what `ray get-auth-token` prints on the head node") from None
         hint = ("start one with `ray start --head` (or use --ray local for a throwaway one on "
                 "this machine)") if address == "auto" else \
             "check the address (HOST:PORT of the head node's GCS, as `ray start --head` prints it)"
         raise ConfigError(f"--ray {address}: no Ray cluster there ({exc}); {hint}") from None
+
+
+def _asks_for_a_token(exc: BaseException) -> bool:
+    """Whether a failed connection was refused for a missing or wrong token (Ray says so only
+    in the error it chains)."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if "AuthToken" in str(seen) or "Unauthenticated" in str(seen):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 @contextmanager

@@ -129,3 +129,29 @@ def test_an_address_where_nothing_answers_fails_at_once_in_words(tmp_path):
         "gui-agent: error: --ray 127.0.0.1:1: nothing answers at 127.0.0.1:1 (Connection "
         "refused); give the head node's address as `ray start --head` prints it, or use --ray "
         "local"]
+
+
+def test_a_cluster_that_asks_for_a_token_says_how_to_give_it():
+    """Ray >= 2.5x starts `ray start --head` with token authentication; without the token Ray
+    only says "Failed to connect", the reason being in the error it chains."""
+    from types import SimpleNamespace
+
+    from gui_agent.batch.ray_cluster import _connect
+    from gui_agent.batch.ray_options import RayOptions
+    from gui_agent.errors import ConfigError
+
+    def refused(**_: object) -> None:
+        try:
+            raise RuntimeError("Failed to connect to GCS: RPC error: InvalidAuthToken: "
+                               "Authentication token is missing or incorrect")
+        except RuntimeError as cause:
+            raise ConnectionError("Failed to connect to Ray cluster at 10.0.0.1:6379") from cause
+
+    def absent(**_: object) -> None:
+        raise ConnectionError("Could not find any running Ray instance")
+
+    with pytest.raises(ConfigError, match=r"asks for a token .* RAY_AUTH_MODE=token and "
+                                          r"RAY_AUTH_TOKEN to what `ray get-auth-token` prints"):
+        _connect(SimpleNamespace(init=refused), "auto", 1, RayOptions())
+    with pytest.raises(ConfigError, match="no Ray cluster there"):
+        _connect(SimpleNamespace(init=absent), "auto", 1, RayOptions())
