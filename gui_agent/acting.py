@@ -34,7 +34,7 @@ from .verify.effect import (
     typed_effect,
     visible_change,
 )
-from .verify.settle import expected, expecting, wait_until_settled
+from .verify.settle import expected, expecting, first_ready, wait_until_settled
 
 Observe = Callable[[], Observation]
 Settle = Callable[[Observation | None], Observation]
@@ -180,8 +180,11 @@ class Actor:
             focused = self.observe()
         self._perform(replace(action, into=None, enter=False), {})
         t = time.perf_counter()
-        typed = wait_until_settled(self.observe, timeout=FOCUS_WAIT_S,
-                                   interval=self.settle_interval).observation
+        typed = first_ready(self.observe, focused, limit=FOCUS_WAIT_S, interval=self.settle_interval,
+                            stop=self.stop)
+        if typed is None:
+            typed = wait_until_settled(self.observe, timeout=FOCUS_WAIT_S,
+                                       interval=self.settle_interval).observation
         self._clock("settle", t)
         return focused, typed
 
@@ -193,6 +196,11 @@ class Actor:
         if handle is not None and wait_for_focus(handle, FOCUS_WAIT_S, self.stop):
             self._clock("settle", t)
             return self.observe()
+        shown = first_ready(self.observe, before, limit=FOCUS_WAIT_S, interval=self.settle_interval,
+                            stop=self.stop)
+        if shown is not None:   # a skill step: the first frame that took the click
+            self._clock("settle", t)
+            return shown
         settled = wait_until_settled(self.observe, timeout=FOCUS_WAIT_S, interval=self.settle_interval,
                                      first=before)
         if settled.settled:

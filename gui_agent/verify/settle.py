@@ -189,3 +189,28 @@ def _until_ready(observe: Callable[[], Observation], before: Observation, settin
             return obs
         previous = obs
         stop.wait(settings.settle_interval)
+
+
+def first_ready(observe: Callable[[], Observation], before: Observation, *, limit: float,
+                interval: float, stop: threading.Event) -> Observation | None:
+    """Inside :func:`expecting` with a ``ready`` test, the first frame that is ready, polled from
+    now on; when none is within ``limit``, or the screen has settled unchanged for three
+    intervals, the frame then. None when no ready test is in force (the caller settles as usual).
+    The phases of one action (a field taking the click, the typed text showing) wait this way
+    under a skill step, as :func:`settle_after` does for the whole action."""
+    ready = expected().ready
+    if ready is None:
+        return None
+    start = time.monotonic()
+    stop.wait(min(FIRST_LOOK_S, interval))
+    previous: Observation | None = None
+    still = 0
+    while True:
+        obs = observe()
+        if ready(before, obs):
+            return obs
+        still = still + 1 if previous is not None and frames_equal(previous.image, obs.image) else 0
+        if still >= 3 or time.monotonic() - start >= limit or stop.is_set():
+            return obs
+        previous = obs
+        stop.wait(interval)

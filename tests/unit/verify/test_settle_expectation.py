@@ -141,3 +141,31 @@ def test_a_hover_or_a_scroll_is_settled_without_the_grace(monkeypatch) -> None:
     for action in (Move(Point(10, 10)), Scroll("down"), Click(Point(10, 10))):
         actor.act(action, {}, obs)
     assert seen[:2] == [False, False] and seen[2:] and all(seen[2:])   # a click expects a change
+
+
+def _first_ready(monkeypatch, frames, expectation: Expectation | None):
+    """first_ready on a screen showing ``frames(t)``: (frame or None, waited)."""
+    fake = _FakeTime()
+    monkeypatch.setattr(settle_module, "time", fake)
+
+    def observe() -> Observation:
+        fake.now += 0.001
+        return Observation.from_image(frames(fake.now))
+
+    before = Observation.from_image(_screen())
+    if expectation is None:
+        return settle_module.first_ready(observe, before, limit=1.0, interval=0.05, stop=fake), fake.now
+    with expecting(expectation):
+        return settle_module.first_ready(observe, before, limit=1.0, interval=0.05, stop=fake), fake.now
+
+
+def test_the_phases_of_typing_go_on_at_the_first_frame_that_shows_them(monkeypatch) -> None:
+    """Under a skill step, a field taking the click and the typed text showing each end their
+    wait at the first frame that shows them; nothing showing: three still frames, not a second;
+    outside a skill step the caller settles as before (None)."""
+    frame, waited = _first_ready(monkeypatch, _changes_at(0.06), Expectation(ready=_any_change))
+    assert frame is not None and frames_equal(frame.image, _screen((50, 20))) and waited < 0.1
+    frame, waited = _first_ready(monkeypatch, lambda now: _screen(), Expectation(ready=_any_change))
+    assert frame is not None and 0.15 <= waited < 0.25
+    assert _first_ready(monkeypatch, _changes_at(0.06), None)[0] is None
+    assert _first_ready(monkeypatch, _changes_at(0.06), Expectation(changes=False))[0] is None
