@@ -67,6 +67,13 @@ def test_the_desktop_suite_with_the_tree_and_from_pixels_alone(tmp_path: Path):
     # the step log says what found each target: mostly the tree with it, never without it
     with_tree, without = _sources(tmp_path / "tree"), _sources(tmp_path / "pixels")
     assert with_tree.count("a11y") > 0.8 * len(with_tree) and "a11y" not in without, without
+    # the README's summary command prints the same figures
+    sets = [f"--set={name}={','.join(prefixes)}" for name, prefixes in SETS.items()]
+    shown = subprocess.run([sys.executable, "-m", "gui_agent.batch.summary", str(tmp_path / "tree"),
+                            *sets], env={**os.environ, "PYTHONPATH": str(REPO)},
+                           capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.splitlines() == [f.line(name) for name, f in tree.items()]
 
 
 def _sources(out: Path) -> list[str]:
