@@ -60,7 +60,7 @@ _EXPORTS: dict[str, str] = {
     # recording
     "Recorder": "recording", "compile_demo": "recording", "load_demo": "recording",
     # batch
-    "load_suite": "batch.suite", "BatchOptions": "batch.runner", "run_batch": "batch.runner",
+    "load_suite": "batch.suite", "BatchOptions": "batch.options", "run_batch": "batch.runner",
     "read_records": "batch.results", "latest_by_task": "batch.results",
     # displays
     "ensure_display": "display", "display_available": "display",
@@ -116,8 +116,9 @@ if TYPE_CHECKING:   # for type checkers and editors: the same names, imported ea
     from .backends.local_models import find_local_models, hf_hub_dir, resolve_model
     from .backends.modes import ModeChoice, configured_mode, family_uses
     from .backends.registry import load_registry, registry_path
+    from .batch.options import BatchOptions
     from .batch.results import latest_by_task, read_records
-    from .batch.runner import BatchOptions, run_batch
+    from .batch.runner import run_batch
     from .batch.suite import load_suite
     from .config import SAFETY_MODES, Settings, load_settings, user_config_dir, user_data_dir
     from .config_file import check_hotkey, config_path, save_settings

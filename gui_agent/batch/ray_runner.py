@@ -35,7 +35,7 @@ from .run_transfer import unpack
 from .suite import Suite, TaskSpec
 
 if TYPE_CHECKING:
-    from .runner import BatchOptions
+    from .options import BatchOptions
 
 log = logging.getLogger(__name__)
 

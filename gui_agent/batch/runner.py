@@ -23,12 +23,13 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
 
 from ..errors import ConfigError
 from ..terminal_text import say
+from .options import BatchOptions
 from .progress import BatchProgress
 from .results import ResultsLog, TaskRecord, latest_by_task, now_iso, read_records
 from .suite import Suite, SuiteError, TaskSpec, load_suite
@@ -41,19 +42,6 @@ PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 
 class BatchAborted(ConfigError):
     """The suite could not run (its message names the suite file, and the line when known)."""
-
-
-@dataclass(frozen=True)
-class BatchOptions:
-    suite: Path
-    out: Path
-    workers: int = 1
-    headless: bool = False
-    resume: bool = False
-    quiet: bool = False
-    only: tuple[str, ...] = ()      # glob patterns over task keys
-    ray: str | None = None          # a Ray cluster (local | auto | ADDRESS): actors, not processes
-    accessibility: bool = True      # False (--no-a11y): the agent sees pixels alone
 
 
 class WorkerHandle:

@@ -14,9 +14,9 @@ import textwrap
 
 import pytest
 
+from gui_agent.batch.options import BatchOptions
 from gui_agent.batch.progress import BatchProgress, describe_record
 from gui_agent.batch.results import ResultsLog, read_records
-from gui_agent.batch.runner import BatchOptions
 from gui_agent.batch.suite import load_suite
 from tests.support.paths import REPO
 from tests.support.ray_desktops import FakeDesktop
