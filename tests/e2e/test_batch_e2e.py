@@ -8,7 +8,6 @@ with exit status 2 and one line naming the file and line.
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -19,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.paths import REPO
+from tests.support.batch_runs import env, processes_mentioning, records
 
 pytestmark = [pytest.mark.e2e("xvfb", "input", "qt"), pytest.mark.timeout(300)]
 
@@ -48,30 +47,10 @@ def batch(suite: Path, out: Path, *extra: str) -> list[str]:
             "--out", str(out), *extra]
 
 
-def env() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(REPO)}
 
 
-def records(out: Path) -> list[dict]:
-    path = out / "results.jsonl"
-    if not path.exists():
-        return []
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
-            if line.endswith("}")]
 
 
-def processes_mentioning(text: str) -> list[str]:
-    found = []
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit() or int(pid) == os.getpid():
-            continue
-        try:
-            cmdline = (Path("/proc") / pid / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        if text in cmdline:
-            found.append(f"{pid}: {cmdline[:160]}")
-    return found
 
 
 def test_killed_mid_suite_then_resumed_without_redoing_passed_tasks(tmp_path):

@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.batch_runs import env, processes_mentioning, records
 from tests.support.paths import REPO
 from tests.support.requirements import require_module
 
@@ -45,16 +46,8 @@ def batch(out: Path, *extra: str) -> list[str]:
             "--workers", "2", "--out", str(out), *extra]
 
 
-def env() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(REPO)}
 
 
-def records(out: Path) -> list[dict]:
-    path = out / "results.jsonl"
-    if not path.exists():
-        return []
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
-            if line.endswith("}")]
 
 
 def failures(out: Path) -> list[str]:
@@ -68,18 +61,6 @@ def node_folder(out: Path) -> Path:
     return Path(tempfile.gettempdir()) / f"gui-agent-ray-{run_id}"
 
 
-def processes_mentioning(text: str) -> list[str]:
-    found = []
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit() or int(pid) == os.getpid():
-            continue
-        try:
-            cmdline = (Path("/proc") / pid / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        if text in cmdline:
-            found.append(f"{pid}: {cmdline[:160]}")
-    return found
 
 
 def assert_nothing_left(out: Path, timeout: float = 60) -> None:

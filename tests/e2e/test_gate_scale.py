@@ -22,7 +22,9 @@ from tests.support.requirements import require_module
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
-DENSE_4K_WORDS = 0.9     # share of the dense 4K page's words the parser must find (README: 2,643 of 2,857)
+# The README's figure: the parser reads 2,643 of the dense 4K page's 2,857 words (plain RapidOCR
+# at full resolution: 1,948; the same in every run: detection and recognition are deterministic).
+DENSE_4K_WORDS = 2643
 
 
 def test_every_word_of_the_dense_4k_page_is_read() -> None:
@@ -33,7 +35,7 @@ def test_every_word_of_the_dense_4k_page_is_read() -> None:
     parsed = ScreenParser().parse(np.asarray(page.image))
     lines = [(e.text, e.box) for e in parsed.elements if e.text]
     found = correct_words(page.words, lines)
-    assert found >= DENSE_4K_WORDS * len(page.words), (found, len(page.words))
+    assert len(page.words) == 2857 and found >= DENSE_4K_WORDS, (found, len(page.words))
 
 
 def test_the_scale_bench_writes_its_tables_and_plot(tmp_path: Path) -> None:

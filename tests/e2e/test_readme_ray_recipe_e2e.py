@@ -22,15 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_batch_ray_e2e import (
-    SUBSET_TASKS,
-    SUITE,
-    assert_nothing_left,
-    env,
-    failures,
-    processes_mentioning,
-    records,
-)
+from tests.e2e.test_batch_ray_e2e import SUBSET_TASKS, SUITE, assert_nothing_left, failures
+from tests.support.batch_runs import env, processes_mentioning, records
 from tests.support.paths import REPO
 from tests.support.requirements import require_module
 
