@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from ..control.app_env import app_environment
 from ..trajectory import slugify
 from .checks import CheckContext, NotReady, run_checks, wait_ready
 from .desktop_session import DesktopSession, SessionError
@@ -189,7 +190,7 @@ class Worker:
         self._probe = Engine.from_settings(Settings(runs_dir=out / "runs", accessibility=accessibility),
                                            use_memory=False)
         self.parser = self._probe.parser
-        env = dict(os.environ)
+        env = app_environment()   # less what our libraries changed (opencv's Qt plugins)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(PACKAGE_ROOT), env.get("PYTHONPATH"))
                                             if p)
         tree = self.session.wait_for_tree_window if suite.desktop.accessibility else None

@@ -7,6 +7,7 @@ import os
 import subprocess
 
 from ..errors import ControlError
+from .app_env import app_environment
 from .app_registry import AppEntry, AppFinder, AppRegistry
 
 log = logging.getLogger(__name__)
@@ -21,7 +22,7 @@ def start(entry: AppEntry) -> None:
             return
         subprocess.Popen(list(entry.argv), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL, cwd=_workdir(entry), close_fds=True,
-                         start_new_session=True)
+                         start_new_session=True, env=app_environment())
     except (OSError, AttributeError) as exc:
         raise ControlError(f"cannot open {entry.name!r} ({' '.join(entry.argv)}, from "
                            f"{entry.source}): {exc}") from exc

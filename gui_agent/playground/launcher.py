@@ -18,6 +18,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
+from gui_agent.control.app_env import app_environment
 from gui_agent.errors import DisplayError, GuiAgentError
 
 log = logging.getLogger(__name__)
@@ -215,7 +216,7 @@ def launch_playground(
     state_file = Path(state_file)
     state_file.parent.mkdir(parents=True, exist_ok=True)
     state_file.unlink(missing_ok=True)
-    env = dict(os.environ)
+    env = app_environment()
     env.update(
         {
             "DISPLAY": display,
