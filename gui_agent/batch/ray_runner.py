@@ -21,12 +21,12 @@ import contextlib
 import hashlib
 import logging
 import tarfile
+import threading
 import time
 from collections import deque
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..interrupts import StopFlag
 from .progress import BatchProgress
 from .ray_actor import DesktopActor
 from .ray_cluster import ClusterInfo, require_ray
@@ -122,7 +122,7 @@ class RayBatchRun:
             slot.ref = None
 
     # -- the loop --------------------------------------------------------------------------
-    def run(self, stopping: StopFlag | None = None) -> None:
+    def run(self, stopping: threading.Event | None = None) -> None:
         """Until every task ran; KeyboardInterrupt once ``stopping`` is set (Ctrl+C: Ray may
         take the first KeyboardInterrupt inside one of its calls)."""
         count = min(self.opts.workers, len(self.pending))
@@ -137,8 +137,8 @@ class RayBatchRun:
             self.slots.append(slot)
             self._call(slot, "start")
         while self.error is None and (self.pending or any(s.task for s in self.slots)):
-            if stopping is not None:
-                stopping.raise_if_set()
+            if stopping is not None and stopping.is_set():
+                raise KeyboardInterrupt
             self._ask_restarting()
             self._stop_hung()
             self._check_up()

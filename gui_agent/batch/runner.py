@@ -21,13 +21,13 @@ import subprocess
 import sys
 import threading
 import time
-from contextlib import nullcontext
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
 
 from ..errors import ConfigError
-from ..interrupts import StopFlag, stop_signals
 from ..terminal_text import say
 from .options import BatchOptions
 from .progress import BatchProgress
@@ -145,6 +145,30 @@ def select_tasks(suite: Suite, only: tuple[str, ...]) -> list[TaskSpec]:
     return chosen
 
 
+@contextmanager
+def _stop_signals() -> Iterator[threading.Event]:
+    """Ctrl+C (SIGINT) and SIGTERM end the run: workers are stopped, results are kept.
+
+    Each raises KeyboardInterrupt at once and is also remembered in the event yielded: a
+    library may take the exception where it lands (Ray defers SIGINT around its own calls and
+    re-raises it inside them), so the run's loop raises it again at its next turn."""
+    stopping = threading.Event()
+
+    def handler(signum: int, frame: object) -> None:
+        stopping.set()
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        yield stopping
+        return
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield stopping
+    finally:
+        for sig, was in previous.items():
+            signal.signal(sig, was)
+
+
 class BatchRun:
     def __init__(self, opts: BatchOptions, suite: Suite, tasks: list[TaskSpec],
                  results: ResultsLog, progress: BatchProgress, headless: bool) -> None:
@@ -190,13 +214,13 @@ class BatchRun:
             self.respawns += 1
             self._spawn(worker.number)
 
-    def run(self, stopping: StopFlag | None = None) -> None:
+    def run(self, stopping: threading.Event | None = None) -> None:
         """Until every task ran; KeyboardInterrupt once ``stopping`` is set (Ctrl+C)."""
         for number in range(1, min(self.opts.workers, len(self.pending)) + 1):
             self._spawn(number)
         while self.workers:
-            if stopping is not None:
-                stopping.raise_if_set()
+            if stopping is not None and stopping.is_set():
+                raise KeyboardInterrupt
             try:
                 worker, message = self.events.get(timeout=0.5)
             except queue.Empty:
@@ -317,7 +341,7 @@ def run_batch(opts: BatchOptions) -> int:
             else:
                 batch = BatchRun(opts, suite, tasks, results, progress, headless)
             try:
-                with stop_signals() as stopping:
+                with _stop_signals() as stopping:
                     batch.run(stopping)
             except KeyboardInterrupt:
                 interrupted = True

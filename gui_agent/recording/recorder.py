@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import queue
-import signal
 import sys
 import threading
 import time
@@ -23,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GuiAgentError
-from ..interrupts import stop_signals
 from .coalesce import Coalescer
 from .demo_folder import DemoMeta, Demonstration, DemoParameter, DemoWriter, load_demo
 from .events import DemoEvent, RawEvent
@@ -269,16 +267,13 @@ class Recorder:
         self._writer.write_meta(self._meta)
 
     def record(self, on_ready: Callable[[], None] | None = None) -> Demonstration:
-        """Record until the stop hotkey, Ctrl+C or the time limit; then finish. Ctrl+C is also
-        remembered as a flag (:mod:`..interrupts`): a KeyboardInterrupt that lands in another
-        library's call cannot keep the recording going."""
-        with stop_signals((signal.SIGINT,)) as interrupted:
-            self.start()
-            if on_ready is not None:
-                on_ready()
-            try:
-                while not self.wait(0.2):
-                    interrupted.raise_if_set()
-            except KeyboardInterrupt:
-                self.stop(INTERRUPTED)
+        """Record until the stop hotkey, Ctrl+C or the time limit; then finish."""
+        self.start()
+        if on_ready is not None:
+            on_ready()
+        try:
+            while not self.wait(0.2):
+                pass
+        except KeyboardInterrupt:
+            self.stop(INTERRUPTED)
         return self.finish()

@@ -104,9 +104,9 @@ def test_a_ctrl_c_that_ray_swallowed_still_stops_the_run(ray, tmp_path):
     import signal
     import threading
 
-    from gui_agent.interrupts import stop_signals
+    from gui_agent.batch.runner import _stop_signals
 
-    with stop_signals() as stopping:
+    with _stop_signals() as stopping:
         try:
             os.kill(os.getpid(), signal.SIGINT)
             threading.Event().wait(1.0)          # the handler raises during this wait
