@@ -21,7 +21,6 @@ import contextlib
 import hashlib
 import logging
 import tarfile
-import threading
 import time
 from collections import deque
 from dataclasses import replace
@@ -122,9 +121,7 @@ class RayBatchRun:
             slot.ref = None
 
     # -- the loop --------------------------------------------------------------------------
-    def run(self, stopping: threading.Event | None = None) -> None:
-        """Until every task ran; KeyboardInterrupt once ``stopping`` is set (Ctrl+C: Ray may
-        take the first KeyboardInterrupt inside one of its calls)."""
+    def run(self) -> None:
         count = min(self.opts.workers, len(self.pending))
         if self.cluster is not None:
             self.progress.note(f"{self.cluster.describe()}; {count} worker(s), each asking for "
@@ -137,8 +134,6 @@ class RayBatchRun:
             self.slots.append(slot)
             self._call(slot, "start")
         while self.error is None and (self.pending or any(s.task for s in self.slots)):
-            if stopping is not None and stopping.is_set():
-                raise KeyboardInterrupt
             self._ask_restarting()
             self._stop_hung()
             self._check_up()

@@ -146,27 +146,19 @@ def select_tasks(suite: Suite, only: tuple[str, ...]) -> list[TaskSpec]:
 
 
 @contextmanager
-def _stop_signals() -> Iterator[threading.Event]:
-    """Ctrl+C (SIGINT) and SIGTERM end the run: workers are stopped, results are kept.
-
-    Each raises KeyboardInterrupt at once and is also remembered in the event yielded: a
-    library may take the exception where it lands (Ray defers SIGINT around its own calls and
-    re-raises it inside them), so the run's loop raises it again at its next turn."""
-    stopping = threading.Event()
-
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM to the runner ends it like Ctrl+C: workers are stopped, results are kept."""
     def handler(signum: int, frame: object) -> None:
-        stopping.set()
         raise KeyboardInterrupt
 
     if threading.current_thread() is not threading.main_thread():
-        yield stopping
+        yield
         return
-    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    previous = signal.signal(signal.SIGTERM, handler)
     try:
-        yield stopping
+        yield
     finally:
-        for sig, was in previous.items():
-            signal.signal(sig, was)
+        signal.signal(signal.SIGTERM, previous)
 
 
 class BatchRun:
@@ -214,13 +206,10 @@ class BatchRun:
             self.respawns += 1
             self._spawn(worker.number)
 
-    def run(self, stopping: threading.Event | None = None) -> None:
-        """Until every task ran; KeyboardInterrupt once ``stopping`` is set (Ctrl+C)."""
+    def run(self) -> None:
         for number in range(1, min(self.opts.workers, len(self.pending)) + 1):
             self._spawn(number)
         while self.workers:
-            if stopping is not None and stopping.is_set():
-                raise KeyboardInterrupt
             try:
                 worker, message = self.events.get(timeout=0.5)
             except queue.Empty:
@@ -341,8 +330,8 @@ def run_batch(opts: BatchOptions) -> int:
             else:
                 batch = BatchRun(opts, suite, tasks, results, progress, headless)
             try:
-                with _stop_signals() as stopping:
-                    batch.run(stopping)
+                with _sigterm_as_interrupt():
+                    batch.run()
             except KeyboardInterrupt:
                 interrupted = True
                 progress.note("interrupted: stopping the workers (finished results are kept)")

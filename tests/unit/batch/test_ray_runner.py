@@ -34,7 +34,7 @@ def ray():
     ray.shutdown()
 
 
-def run(ray, tmp_path, ids, workers=2, ray_section="task_timeout: 60", stopping=None):
+def run(ray, tmp_path, ids, workers=2, ray_section="task_timeout: 60"):
     from gui_agent.batch.ray_runner import RayBatchRun
 
     suite_path = tmp_path / "s.yaml"
@@ -49,7 +49,7 @@ def run(ray, tmp_path, ids, workers=2, ray_section="task_timeout: 60", stopping=
         batch = RayBatchRun(opts, suite, list(suite.tasks), results, progress,
                             desktop=FakeDesktop)
         try:
-            batch.run(stopping)
+            batch.run()
         finally:
             batch.stop_all(graceful=batch.error is None)
     records = read_records(out / "results.jsonl")
@@ -95,27 +95,6 @@ def test_when_every_worker_is_gone_the_run_ends_with_an_error(ray, tmp_path):
                          ray_section="task_retries: 5\nrestarts: 1\n")
     assert batch.error and "every worker is gone" in batch.error
     assert "ok-1" not in records  # not run, so not recorded: --resume runs it
-
-
-def test_a_ctrl_c_that_ray_swallowed_still_stops_the_run(ray, tmp_path):
-    """Ray defers SIGINT around its own calls and re-raises it inside them, where it can be
-    lost: the handler also sets the run's event, and the loop stops at its next turn."""
-    import os
-    import signal
-    import threading
-
-    from gui_agent.batch.runner import _stop_signals
-
-    with _stop_signals() as stopping:
-        try:
-            os.kill(os.getpid(), signal.SIGINT)
-            threading.Event().wait(1.0)          # the handler raises during this wait
-        except KeyboardInterrupt:
-            pass                                 # ...and a library swallows it
-    assert stopping.is_set()
-    with pytest.raises(KeyboardInterrupt):
-        run(ray, tmp_path, ["ok-1", "ok-2", "ok-3"], stopping=stopping)
-    assert read_records(tmp_path / "out" / "results.jsonl") == []   # stopped before any task
 
 
 def test_without_ray_the_command_says_how_to_install_it_and_keeps_results(tmp_path):
