@@ -32,6 +32,7 @@ import pytest
 from tests.support.batch_runs import env, processes_mentioning, records
 from tests.support.paths import REPO
 from tests.support.requirements import require_module
+from tests.support.signals import interruptible
 
 pytestmark = [pytest.mark.e2e("xvfb", "input", "qt"), pytest.mark.slow, pytest.mark.timeout(600)]
 
@@ -152,7 +153,7 @@ def test_ctrl_c_then_a_driver_kill_then_resume_reruns_only_what_had_not_finished
         log = (tmp_path / f"{name}.log").open("w")
         proc = subprocess.Popen(batch(out, "--ray", "local", *SUBSET, *extra), cwd=tmp_path,
                                 env=env(), stdout=log, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+                                start_new_session=True, preexec_fn=interruptible)
         return proc, log
 
     first, log = start(name="first")

@@ -17,6 +17,7 @@ from gui_agent.playground import launch_playground
 from gui_agent.playground.state import find_target, target_center
 from tests.support.paths import REPO
 from tests.support.requirements import require_tool
+from tests.support.signals import interruptible
 from tests.support.waiting import wait_until
 
 pytestmark = [pytest.mark.e2e("xvfb", "input", "qt"), pytest.mark.timeout(180)]
@@ -114,7 +115,8 @@ def test_ctrl_c_ends_record_command_cleanly(app, tmp_path: Path) -> None:
               "no_compile=True, replace=False, memory=Path(sys.argv[2]))))")
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     proc = subprocess.Popen([sys.executable, "-c", script, str(folder), str(tmp_path / "m.sqlite3")],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+                            preexec_fn=interruptible)
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
