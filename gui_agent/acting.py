@@ -18,8 +18,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from .accessibility.live import handle_of, wait_for_focus
-from .actions import Action, Move, Scroll, Type, Wait
+from .accessibility.live import handle_of, wait_for_focus, wait_until_enabled
+from .actions import Action, Click, Drag, Move, Scroll, Type, Wait
 from .control.base import Controller
 from .executor import perform
 from .geometry import Point
@@ -39,6 +39,7 @@ from .verify.settle import expected, expecting, first_ready, wait_until_settled
 Observe = Callable[[], Observation]
 Settle = Callable[[Observation | None], Observation]
 FOCUS_WAIT_S = 1.0        # at most this long for a clicked field to take the focus
+ENABLED_WAIT_S = 2.0      # at most this long for a control the tree says is disabled to turn on
 DRY_RUN = Effect(True, "nothing: a dry run performs nothing", judged=False)
 # Actions with no effect that can be seen for certain are performed once and not judged.
 _UNJUDGED = (Scroll, Move, Wait)
@@ -90,6 +91,10 @@ class Actor:
             return Acted(self.observe(), DRY_RUN)
         if isinstance(action, Type):
             return self._type(action, points, cands.get("into"), obs, secret)
+        if isinstance(action, Click | Drag):
+            refused = self._disabled(cands.get("target") or cands.get("source"), obs)
+            if refused is not None:
+                return refused
         self._perform(action, points)
         if isinstance(action, Wait):
             return Acted(self.observe(), NOT_JUDGED)
@@ -107,6 +112,23 @@ class Actor:
         again = self._settled(after)
         return Acted(again, self._judge(action_effect, action, obs.image, again.image, self.clipboard,
                                         **where), 2)
+
+    def _disabled(self, main: Candidate | None, obs: Observation) -> Acted | None:
+        """A control the accessibility tree says is disabled is given ENABLED_WAIT_S to turn on
+        (a Save button waits for its dialog to take the typed name); still disabled, it is not
+        clicked and the step fails: a click on it would change at most its own pixels, which
+        must not pass for the step's effect."""
+        info = main.element.accessible if main is not None and main.element is not None else None
+        if info is None or info.enabled or info.handle is None:
+            return None
+        t = time.perf_counter()
+        turned_on = wait_until_enabled(info.handle, ENABLED_WAIT_S, self.stop)
+        self._clock("settle", t)
+        if turned_on:
+            return None
+        name = main.element.text if main is not None and main.element is not None else ""
+        return Acted(obs, Effect(False, f"{name!r} enabled, to be clicked",
+                                 f"the accessibility tree says {name!r} is disabled; not clicked"))
 
     # -- timed stages ------------------------------------------------------------------------
     def _clock(self, stage: str, start: float) -> None:

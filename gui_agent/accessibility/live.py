@@ -32,3 +32,19 @@ def wait_for_focus(handle: AccessibleHandle, timeout: float,
         if time.monotonic() >= deadline or (stop is not None and stop.is_set()):
             return False
         time.sleep(POLL_S)
+
+
+def wait_until_enabled(handle: AccessibleHandle, timeout: float,
+                       stop: threading.Event | None = None) -> bool:
+    """Until the node says it is enabled (True; a dialog's button turns sensitive once its
+    field holds text), or ``timeout`` seconds passed, it is gone, or the run was stopped."""
+    deadline = time.monotonic() + timeout
+    while True:
+        states = handle.states()
+        if states is None:
+            return False
+        if "enabled" in states:
+            return True
+        if time.monotonic() >= deadline or (stop is not None and stop.is_set()):
+            return False
+        time.sleep(POLL_S)

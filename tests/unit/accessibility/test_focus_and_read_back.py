@@ -93,3 +93,43 @@ def test_typing_into_a_tree_field_waits_for_its_focus_then_reads_the_text_back()
     assert acted.effect.seen and acted.attempts == 1
     assert [e.method for e in controller.log] == ["click", "type_text"]
     assert handle.asked == 2                 # asked until the field said it had the focus
+
+
+def _button(handle: ScriptedHandle) -> Candidate:
+    save = node(K.BUTTON, (100, 70, 60, 24), "Save", role="push button", states=frozenset(),
+                handle=handle)
+    return Candidate(save.box, 1.0, "a11y", save)
+
+
+def test_a_disabled_button_is_given_time_to_turn_on_then_clicked():
+    """A dialog's Save button turns sensitive once its field holds the name: the click waits
+    for that (the tree says so), instead of landing on a button that ignores it."""
+    from gui_agent.actions import Click
+
+    handle = ScriptedHandle(state_answers=[frozenset(), frozenset({"enabled"})])
+    controller = DryRunController()
+    frames = iter([BLANK, BLANK.copy()])
+    changed = BLANK.copy()
+    changed.paste((0, 0, 0), (0, 0, 200, 50))
+    actor = Actor(controller, lambda: Observation.from_image(next(frames, changed)),
+                  lambda before: Observation.from_image(changed))
+    acted = actor.act(Click('"Save"'), {"target": _button(handle)}, Observation.from_image(BLANK))
+    assert [e.method for e in controller.log] == ["click"] and acted.effect.seen
+    assert handle.asked == 2
+
+
+def test_a_button_that_stays_disabled_is_not_clicked_and_the_step_fails(monkeypatch):
+    """Clicking it would change at most its own pixels (a press highlight), which passed for the
+    step's effect: a task reported done whose file was never saved."""
+    from gui_agent import acting
+    from gui_agent.actions import Click
+
+    handle = ScriptedHandle(state_answers=[frozenset()])
+    controller = DryRunController()
+    actor = Actor(controller, lambda: Observation.from_image(BLANK),
+                  lambda before: Observation.from_image(BLANK))
+    monkeypatch.setattr(acting, "ENABLED_WAIT_S", 0.1)
+    acted = actor.act(Click('"Save"'), {"target": _button(handle)}, Observation.from_image(BLANK))
+    assert controller.log == []
+    assert not acted.effect.seen and acted.effect.required
+    assert "says 'Save' is disabled; not clicked" in acted.effect.observed
