@@ -71,6 +71,7 @@ ROLE_WORDS: dict[str, frozenset[ElementKind]] = {
     "menu": frozenset({K.MENU, K.COMBO, K.TEXT}),
     "icon": frozenset({K.ICON, K.CLOSE}),
     "label": frozenset({K.TEXT}),
+    "paragraph": frozenset({K.TEXT}),
     "text": frozenset({K.TEXT}),
     "item": frozenset({K.TEXT}),
 }

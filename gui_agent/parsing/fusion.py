@@ -22,6 +22,7 @@ from .indicators import (
 )
 from .ocr import TextLine
 from .reading_order import same_row
+from .table_cells import table_cells
 from .tree_glyphs import tree_expanders
 from .widgets import TEXT_AREA_HEIGHT, arrow_glyphs, is_cross
 
@@ -67,6 +68,7 @@ def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
     out = [_own_icon(e, out) for e in out]
     out = [part for e in out for part in _arrows_named(e, gray)]
     out = [_cross_named(e, gray) for e in out]
+    out = table_cells(out)
     free = [ln for i, ln in enumerate(lines) if i not in used]
     out = [_with_label(e, free) for e in out]
     out = [replace(e, kind=K.ICON) if e.kind == K.RADIO and not e.label else e for e in out]

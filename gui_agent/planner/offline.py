@@ -23,6 +23,7 @@ from ..screen.observation import Observation
 from . import vocabulary as vocab
 from .base import Planner, StepRecord, Subtask
 from .instruction_parser import parse_instructions, wanted_state
+from .reading import read_value
 from .reveal import reveal_noun
 
 log = logging.getLogger(__name__)
@@ -64,6 +65,16 @@ def numeric_entry(subtask: Subtask) -> tuple[str, float] | None:
         return None
     wanted = read_number(action.text)
     return (action.into, wanted) if wanted is not None else None
+
+
+def planned(subtask: Subtask, action: Action) -> bool:
+    """Whether ``action`` is one of the subtask's planned steps (a typing step read off the
+    screen counts as the planned one it was read for)."""
+    if action in subtask.actions:
+        return True
+    return isinstance(action, Type) and any(
+        isinstance(p, Type) and p.read_from is not None
+        and replace(action, text="", read_from=p.read_from) == p for p in subtask.actions)
 
 
 def explorable(subtask: Subtask) -> bool:
@@ -209,15 +220,29 @@ class OfflineWorker:
         if failed is not None:
             missed = next((r.note for r in reversed(steps) if not r.ok and r is not failed), "")
             return self._after_failure(subtask, failed, len(expanded), missed, observation)
-        done = sum(1 for r in steps if r.action in subtask.actions)
+        done = sum(1 for r in steps if planned(subtask, r.action))
         if done == 0 and self._already_there(subtask, observation):
             return self._close(Done())
         if done < len(subtask.actions):
-            return subtask.actions[done]
+            return self._due(subtask.actions[done], observation)
         nudge = self._nudge(subtask, observation, len(steps) - done)
         if nudge is not None:
             return nudge if isinstance(nudge, Click) else self._close(nudge)
         return self._close(Done())
+
+    def _due(self, action: Action, observation: Observation | None) -> Action:
+        """The planned action as it is handed out: a typing step whose text is to be read off
+        the screen ('the value of "Color"') gets the text read now, or the subtask fails."""
+        if not isinstance(action, Type) or action.read_from is None:
+            return action
+        reader = self.value_reader
+        value = None
+        if reader is not None and observation is not None:
+            value = read_value(action.read_from, lambda description: reader(description, observation))
+        if value is None:
+            return self._close(Fail(f"could not read {action.read_from} on the screen"))
+        log.info("read %s: %r", action.read_from, value)
+        return replace(action, text=value, read_from=None)
 
     def _nudge(self, subtask: Subtask, observation: Observation | None,
                nudges: int) -> Action | None:

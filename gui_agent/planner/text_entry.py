@@ -9,7 +9,8 @@ Besides 'type X into Y' they read:
 - a counted plural target: 'into both text fields' types the value into the 1st and the
   2nd text field; 'all/every/each text field' cannot be counted offline and is refused;
 - 'enter 10/23/2012 as the date' types into the Date field;
-- 'type "ABC" in lower case (letters)' / 'in upper case' / 'in all caps' changes the case.
+- 'type "ABC" in lower case (letters)' / 'in upper case' / 'in all caps' changes the case;
+- a text read off the screen: 'enter the value of Color into the text field' (:mod:`.reading`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ..actions import Action, Hotkey, Type
 from . import vocabulary as vocab
 from .clauses import Clause, render
 from .phrases import Tokens, fail, lower_word, number, split_at, split_into, text_of, with_role
+from .reading import reading_of
 
 _ORDINAL_SUFFIX = {1: "st", 2: "nd", 3: "rd"}
 
@@ -27,6 +29,10 @@ def read_type(clause: Clause, toks: Tokens, clear: bool = False) -> list[Action]
     text_toks, target = split_into(clause, toks)
     if not target:
         text_toks, target = _as_the(clause, text_toks)
+    reading = reading_of(clause, text_toks)
+    if reading is not None:   # 'the value of Color': read when the step is due (reading.py)
+        into = with_role(clause, target, "field") if target else None
+        return [Type("", into=into, clear=clear, read_from=reading)]
     entries = _entries(clause, text_toks)
     if entries is None:
         _one_text(clause, text_toks)

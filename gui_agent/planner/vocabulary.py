@@ -68,6 +68,11 @@ FIELD_NOUNS: frozenset[str] = _L.words("texts.field_nouns")
 # No words at all are an empty object too ('copy', 'submit').
 EMPTY_OBJECTS: frozenset[str] = _L.words("texts.empty_objects") | {""}
 CASE_WORDS: Mapping[str, str] = _L.names("texts.case_words")
+# Texts read off the screen to be typed: 'the value of Color', and where such a value lies
+# relative to its name; 'the last word of the paragraph' (which word: first, ..., last).
+VALUE_PHRASES: tuple[str, ...] = _L.phrases("texts.value_phrases")
+VALUE_PLACES: tuple[str, ...] = _L.phrases("texts.value_places")
+WORD_PHRASES: Mapping[str, str] = _L.names("texts.word_phrases")
 
 # Counts and durations.
 NUMBER_WORDS: Mapping[str, int] = _L.counts("numbers.words")
