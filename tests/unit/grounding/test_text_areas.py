@@ -43,3 +43,21 @@ def test_the_text_input_is_the_one_line_field(theme, font_name, scale):
     assert rows[2][0] <= field.point.y <= rows[2][1], field
     area = ladder.resolve("the 2nd text area", obs)
     assert rows[1][0] <= area.point.y <= rows[1][1], area
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("font_name", FONTS)
+def test_a_text_area_whose_letters_look_like_check_boxes_stays_a_text_area(theme, font_name):
+    # large monospace text: an "o" or a "q" here and there reads as a lone check box or radio,
+    # which must not make the text area a group frame (a column of options would)
+    c = THEMES[theme]
+    img = Image.new("RGB", (340, 260), c["bg"])
+    d = ImageDraw.Draw(img)
+    f = font(26, font_name)
+    d.rectangle([8, 20, 298, 170], fill=c["field"], outline=c["border"], width=2)
+    for i, line in enumerate(("Quisque dui", "tellus nunc id.", "Faucibus quam", "quis etiam arcu", "orci")):
+        d.text((12, 22 + 31 * i), line, fill=c["fg"], font=f)
+    d.rectangle([8, 190, 262, 230], fill=c["field"], outline=c["border"], width=2)
+    ladder, _ = default_ladder()
+    area = ladder.resolve("the textarea", Observation.from_image(img))
+    assert 20 <= area.point.y <= 170, area
