@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..accessibility.roles import DIALOG_ROLES
 from ..errors import AmbiguousTarget, GroundingError
 from ..parsing.elements import ElementKind, ScreenParsing
+from ..parsing.sliders import Slider, find_sliders
 from ..screen.observation import Observation
 from .dialogs import Dialog, covering_dialog
 from .instruction_echo import without_echo
@@ -74,6 +75,17 @@ class ScreenQueries:
             return []
         parse = without_echo(self.parser.parse(obs.image), getattr(self.ladder, "instruction", ""))
         return [e.text for e in parse.elements if e.text and e.kind in kinds]
+
+    def slider(self, obs: Observation) -> Slider | None:
+        """The one slider on the screen (thumb, track, the number shown beside it); None when
+        there is none, or more than one."""
+        if self.parser is None:
+            return None
+        import numpy as np
+
+        parse = without_echo(self.parser.parse(obs.image), getattr(self.ladder, "instruction", ""))
+        found = find_sliders(parse, np.asarray(obs.image.convert("L")))
+        return found[0] if len(found) == 1 else None
 
     def dialog(self, obs: Observation) -> Dialog | None:
         """A dialog on the screen (a framed message with buttons and nothing to fill in), read

@@ -22,30 +22,24 @@ from ..actions import Action, Click, Done, Fail, Type, format_action
 from ..screen.observation import Observation
 from . import vocabulary as vocab
 from .base import Planner, StepRecord, Subtask
-from .calendar import MAX_CALENDAR_STEPS, calendar_click, is_calendar_click, parse_date
-from .dialogs import MAX_DISMISSALS, DialogView, committing, dismissal, is_dismissal, way_out
+from .dialogs import is_dismissal
 from .instruction_parser import parse_instructions, wanted_state
-from .reading import read_value
 from .reveal import reveal_noun
+from .screen_aids import NOT_FOUND, ModalReader, ScreenAids, SliderReader, TextsReader, ValueReader
+from .slider import slider_target
 
 log = logging.getLogger(__name__)
 
 # (target description, observation) -> is it checked / expanded? None: cannot tell.
 StateReader = Callable[[str, Observation], "bool | None"]
-# (target description, observation) -> the text it shows. None: cannot tell.
-ValueReader = Callable[[str, Observation], "str | None"]
 # (target description, observation) -> the title of the dialog it lies in. None: in none.
 DialogReader = Callable[[str, Observation], "str | None"]
-# observation -> the screen's text lines (the task's own words left out).
-TextsReader = Callable[[Observation], "list[str]"]
-# observation -> the dialog on the screen (its message and buttons), None: none.
-ModalReader = Callable[[Observation], "DialogView | None"]
 MAX_RETRIES = 1
 MAX_NUDGES = 50
 MAX_EXPANSIONS = 15
 EXPAND_CLICK = Click("the 1st expand icon")
 TREE_NODES = "collapsed node"   # a subtask's ``reveal`` when a tree's nodes are to be opened
-_NOT_FOUND = "could not find"   # how TargetNotFound's message starts
+_NOT_FOUND = NOT_FOUND
 _DIGIT_LOOKALIKES = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1", "S": "5"})
 
 
@@ -212,6 +206,9 @@ class OfflineWorker:
     worker opens 'the 1st expand icon' (the first collapsed tree node in reading order) and
     tries the name again, and so on, at most MAX_EXPANSIONS times; when no collapsed node is
     left it fails, saying so.
+
+    What it does when the screen is not as planned (a text to read before typing it, a date
+    picked on a calendar, a dialog in the way, a slider) is :mod:`.screen_aids`'.
     """
 
     def __init__(self, state_reader: StateReader | None = None,
@@ -220,129 +217,61 @@ class OfflineWorker:
                  task: Callable[[], str] | None = None,
                  texts_reader: TextsReader | None = None,
                  modal_reader: ModalReader | None = None,
-                 buttons_reader: TextsReader | None = None) -> None:
+                 buttons_reader: TextsReader | None = None,
+                 slider_reader: SliderReader | None = None) -> None:
         self.state_reader = state_reader
         self.value_reader = value_reader
         self.dialog_reader = dialog_reader
-        self.texts_reader = texts_reader
-        self.modal_reader = modal_reader
-        self.buttons_reader = buttons_reader
         self.task = task or (lambda: "")
+        self.aids = ScreenAids(value_reader, texts_reader, modal_reader, buttons_reader,
+                               slider_reader, self.task)
         self._subtask: Subtask | None = None
         self._start = 0
         self._closed = True
-        self._commit_click: Click | None = None     # the committing button clicked for another name
 
     def next_action(self, subtask: Subtask, observation: Observation | None,
                     history: Sequence[StepRecord]) -> Action:
         if subtask is not self._subtask or self._closed or len(history) < self._start:
             self._subtask, self._start, self._closed = subtask, len(history), False
-            self._commit_click = None
-        steps = list(history[self._start:])
+            self.aids.new_attempt()
+        return self._final(self._next(subtask, observation, list(history[self._start:])))
+
+    def _next(self, subtask: Subtask, observation: Observation | None, steps: list[StepRecord]) -> Action:
+        aids = self.aids
+        slider = slider_target(subtask)
+        if slider is not None and aids.slider_reader is not None:
+            return aids.slide(slider, steps, observation)
         dismissed = [k for k, r in enumerate(steps) if r.ok and is_dismissal(r.action)]
         if dismissed:   # a dialog was in the way: go on from the step it made fail
             k = dismissed[-1]
             steps = [r for r in steps[:k] if r.ok and not is_dismissal(r.action)
-                     and self._kept(r.action, observation)] + steps[k + 1:]
+                     and aids.kept(r.action, observation)] + steps[k + 1:]
         expanded = [k for k, r in enumerate(steps) if r.ok and is_reveal(subtask, r.action)]
         if expanded and explorable(subtask):
             steps = steps[expanded[-1] + 1:]      # after an expansion, the target is tried anew
         failed = next((r for r in reversed(steps) if not r.ok), None)
         if failed is not None:
-            picked = self._on_calendar(steps, observation) or \
-                self._dismiss(failed, len(dismissed), observation) or \
-                self._commit(failed, steps, observation)
+            picked = aids.on_calendar(steps, observation) or \
+                aids.dismiss(failed, len(dismissed), observation) or aids.commit(failed, steps, observation)
             if picked is not None:
                 return picked
             missed = next((r.note for r in reversed(steps) if not r.ok and r is not failed), "")
             return self._after_failure(subtask, failed, len(expanded), missed, observation)
         done = sum(1 for r in steps if planned(subtask, r.action))
         if done == 0 and self._already_there(subtask, observation):
-            return self._close(Done())
+            return Done()
         due = next_planned(subtask, steps)
         if due is not None:
-            return self._due(due, observation)
-        picked = self._on_calendar(steps, observation)   # a date typed, its calendar still open
+            return aids.due(due, observation)
+        picked = aids.on_calendar(steps, observation)   # a date typed, its calendar still open
         if picked is not None:
             return picked
         nudge = self._nudge(subtask, observation, len(steps) - done)
-        if nudge is not None:
-            return nudge if isinstance(nudge, Click) else self._close(nudge)
-        return self._close(Done())
+        return nudge if nudge is not None else Done()
 
-    def _kept(self, action: Action, observation: Observation | None) -> bool:
-        """Whether a typing step made before a dialog got in the way still shows in its field
-        (the dialog may have opened as the field took the focus, and the keys gone nowhere)."""
-        if not isinstance(action, Type) or not isinstance(action.into, str) or not action.text \
-                or self.value_reader is None or observation is None:
-            return True
-        return bool(self.value_reader(action.into, observation))
-
-    def _dismiss(self, failed: StepRecord, dismissals: int, observation: Observation | None) -> Action | None:
-        """After a failed step: the harmless way out of a dialog the task does not mention, if
-        one is on the screen (dialogs.py); None otherwise."""
-        if self.modal_reader is None or observation is None or dismissals >= MAX_DISMISSALS \
-                or is_dismissal(failed.action):
-            return None
-        dialog = self.modal_reader(observation)
-        caption = way_out(dialog, self.task()) if dialog is not None else None
-        if dialog is None or caption is None:
-            return None
-        log.warning("a dialog the task does not mention is in the way (%s): dismissing it with %r",
-                    " ".join(dialog.message)[:120], caption)
-        return dismissal(caption)
-
-    def _commit(self, failed: StepRecord, steps: list[StepRecord], observation: Observation | None) -> Action | None:
-        """After 'press login' found no "login": the form's one committing button under another
-        name ("OK"), once, when no dialog is open; None otherwise."""
-        click = failed.action
-        if self.buttons_reader is None or observation is None or not isinstance(click, Click) \
-                or not isinstance(click.target, str) or not failed.note.startswith(_NOT_FOUND):
-            return None
-        if self._commit_click is not None and steps[-1].action == self._commit_click:
-            return self._close(Done()) if steps[-1].ok else None
-        if self.modal_reader is not None and self.modal_reader(observation) is not None:
-            return None
-        caption = committing(click.target, self.buttons_reader(observation))
-        if caption is None or caption.lower() == click.target.strip('"').lower():
-            return None
-        log.warning("no %r on the screen: clicking the form's one committing button %r", click.target, caption)
-        self._commit_click = Click(f'the "{caption}" button')
-        return self._commit_click
-
-    def _on_calendar(self, steps: list[StepRecord], observation: Observation | None) -> Action | None:
-        """After typing a date (taken or not by its field) while a calendar is open: the next
-        click on that calendar (calendar.py), Done once its day was clicked. A calendar left
-        open covers the form, and a read-only date field takes its date only from it. None when
-        this is not such a case (no date typed, no calendar, a calendar click failed, too many
-        clicks)."""
-        typed = next((r.action for r in steps if isinstance(r.action, Type)), None)
-        wanted = parse_date(typed.text) if isinstance(typed, Type) else None
-        clicks = [r for r in steps if is_calendar_click(r.action)]
-        if wanted is None or self.texts_reader is None or observation is None or \
-                (clicks and not clicks[-1].ok) or len(clicks) >= MAX_CALENDAR_STEPS:
-            return None
-        if clicks and str(clicks[-1].action.target).startswith('"'):    # type: ignore[attr-defined]
-            log.info("picked %s on the calendar", wanted.isoformat())
-            return self._close(Done())
-        click = calendar_click(wanted, self.texts_reader(observation))
-        if click is not None:
-            log.info("the field took no typed date: picking %s on its calendar", wanted.isoformat())
-        return click
-
-    def _due(self, action: Action, observation: Observation | None) -> Action:
-        """The planned action as it is handed out: a typing step whose text is to be read off
-        the screen ('the value of "Color"') gets the text read now, or the subtask fails."""
-        if not isinstance(action, Type) or action.read_from is None:
-            return action
-        reader = self.value_reader
-        value = None
-        if reader is not None and observation is not None:
-            value = read_value(action.read_from, lambda description: reader(description, observation))
-        if value is None:
-            return self._close(Fail(f"could not read {action.read_from} on the screen"))
-        log.info("read %s: %r", action.read_from, value)
-        return replace(action, text=value, read_from=None)
+    def _final(self, action: Action) -> Action:
+        """A Done or a Fail ends the attempt."""
+        return self._close(action) if isinstance(action, Done | Fail) else action
 
     def _nudge(self, subtask: Subtask, observation: Observation | None,
                nudges: int) -> Action | None:
@@ -427,7 +356,8 @@ def offline_planner(state_reader: StateReader | None = None,
                     dialog_reader: DialogReader | None = None,
                     texts_reader: TextsReader | None = None,
                     modal_reader: ModalReader | None = None,
-                    buttons_reader: TextsReader | None = None) -> Planner:
+                    buttons_reader: TextsReader | None = None,
+                    slider_reader: SliderReader | None = None) -> Planner:
     """The no-model planner; the composition root gives it the screen's answers (a box's state,
     a field's value, the dialog a target lies in, the texts shown, a dialog in the way) through
     its readers."""
@@ -436,4 +366,5 @@ def offline_planner(state_reader: StateReader | None = None,
                                                      task=lambda: manager.task or "",
                                                      texts_reader=texts_reader,
                                                      modal_reader=modal_reader,
-                                                     buttons_reader=buttons_reader))
+                                                     buttons_reader=buttons_reader,
+                                                     slider_reader=slider_reader))

@@ -18,7 +18,17 @@ from __future__ import annotations
 from ..actions import Action, Hotkey, Type
 from . import vocabulary as vocab
 from .clauses import Clause, render
-from .phrases import Tokens, fail, lower_word, number, split_at, split_into, text_of, with_role
+from .phrases import (
+    Tokens,
+    fail,
+    is_number,
+    lower_word,
+    number,
+    split_at,
+    split_into,
+    text_of,
+    with_role,
+)
 from .reading import reading_of
 
 _ORDINAL_SUFFIX = {1: "st", 2: "nd", 3: "rd"}
@@ -85,9 +95,9 @@ def read_set(clause: Clause, toks: Tokens) -> list[Action]:
                            "'set the Quantity field to 4' or spell out the clicks")
     target, value = split
     low = f" {' '.join(lower_word(t) for t in target)} "
-    if any(f" {w} " in low or f" {w}s " in low for w in vocab.DRAG_WIDGETS):
-        raise fail(clause, "a slider is set by dragging; say 'drag the slider handle to "
-                           "\"50\"' or use a model-backed planner")
+    if any(f" {w} " in low or f" {w}s " in low for w in vocab.DRAG_WIDGETS) and \
+            not is_number(text_of(clause, value, "the value")):
+        raise fail(clause, f"a slider is set to a number, not to {render(value, clause)!r}")
     return [Type(text_of(clause, value, "the value"), into=with_role(clause, target, "field"),
                  clear=True)]
 
