@@ -25,7 +25,14 @@ from ..parsing.tree_fusion import fuse_tree
 from ..parsing.widgets import TEXT_AREA_HEIGHT
 from ..screen.observation import Observation
 from .candidate import Candidate
-from .description import LABELLED_KINDS, Relation, TargetQuery, parse_description
+from .description import (
+    LABELLED_KINDS,
+    RESULT_ROLES,
+    Relation,
+    TargetQuery,
+    is_pager_text,
+    parse_description,
+)
 from .instruction_echo import without_echo
 from .matching import match_text, sub_box
 from .spatial import find_panels, label_affinity, relation_factor
@@ -262,6 +269,8 @@ def _role_matches(query: TargetQuery, elements: Iterable[Element]) -> list[_Scor
             continue
         if not query.kinds and not query.relations and query.container is None:
             continue  # an empty description names nothing
+        if RESULT_ROLES & set(query.role_words) and is_pager_text(e.text):
+            continue  # a results list's pager is none of its results
         score = ROLE_ONLY_SCORE * (1.0 if query.kinds else _kind_factor(query, e.kind))
         if e.kind == K.TEXT_FIELD:   # 'text area' asks for a multi-line field, 'field' for a line
             area = is_text_area(e, elements)
