@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ..actions import Scroll
 from . import vocabulary as vocab
 from .clauses import Clause
 from .phrases import Tokens, desc, lower_word
@@ -57,3 +58,16 @@ def read_value(reading: str, read: TextReader) -> str | None:
     if which is None or not words or not -len(words) <= (which - 1 if which > 0 else which) < len(words):
         return None
     return words[which - 1 if which > 0 else which]
+
+
+def scroll_first(reading: str) -> Scroll | None:
+    """The scroll that brings the end of a text area (or list) into view before its last word
+    is read ('the last word of the text area'); None for any other reading."""
+    m = _WORD_RE.match(reading)
+    if m is None or m.group(1) != "last":
+        return None
+    where = m.group(2)
+    words = {w.strip('.,"').lower() for w in where.split()}
+    if not words & (vocab.EDITABLE_WORDS | {"list"}):
+        return None
+    return Scroll("down", vocab.SCROLL_AMOUNT_WORDS["to the end"], where)

@@ -20,7 +20,7 @@ from ..screen.observation import Observation
 from .base import StepRecord
 from .calendar import MAX_CALENDAR_STEPS, calendar_click, is_calendar_click, parse_date
 from .dialogs import MAX_DISMISSALS, DialogView, committing, dismissal, is_dismissal, way_out
-from .reading import read_value
+from .reading import read_value, scroll_first
 from .slider import SliderRun, SliderView
 
 log = logging.getLogger(__name__)
@@ -48,15 +48,22 @@ class ScreenAids:
     task: Callable[[], str] = lambda: ""
     commit_click: Click | None = None           # the committing button clicked for another name
     slider_run: SliderRun = field(default_factory=SliderRun)
+    scrolled: bool = False                      # a text area was scrolled to its end to read it
 
     def new_attempt(self) -> None:
-        self.commit_click, self.slider_run = None, SliderRun()
+        self.commit_click, self.slider_run, self.scrolled = None, SliderRun(), False
 
     def due(self, action: Action, observation: Observation | None) -> Action:
         """The planned action as it is handed out: a typing step whose text is to be read off
-        the screen ('the value of "Color"') gets the text read now, or the subtask fails."""
+        the screen ('the value of "Color"') gets the text read now, or the subtask fails. The
+        last word of a text area is read once it is scrolled to its end (its text may run on
+        past what it shows)."""
         if not isinstance(action, Type) or action.read_from is None:
             return action
+        scroll = scroll_first(action.read_from)
+        if scroll is not None and not self.scrolled:
+            self.scrolled = True
+            return scroll
         reader = self.value_reader
         value = None
         if reader is not None and observation is not None:

@@ -49,3 +49,20 @@ def test_one_word_of_a_text():
     assert read_value("the last word of the paragraph", shown.get) == "iaculis"
     assert read_value("the first word of the paragraph", shown.get) == "Amet"
     assert read_value("the second word of the 2nd paragraph", shown.get) is None
+
+
+def test_the_last_word_of_a_text_area_is_read_once_it_is_scrolled_to_its_end():
+    from gui_agent.actions import Scroll
+
+    shown = {"the text area": "Lorem ipsum dolor sit amet, consectetur adipiscing"}
+    worker = OfflineWorker(value_reader=lambda description, obs: shown.get(description))
+    first = OfflineManager().plan("Enter the last word of the text area into the text field")[0]
+    scroll = worker.next_action(first, object(), [])
+    assert scroll == Scroll("down", 100, "the text area")
+    typed = worker.next_action(first, object(), [StepRecord(scroll, 0, True)])
+    assert typed == Type("adipiscing", into="the text field")
+    # a paragraph is read where it is: scrolling over it would move the page
+    shown["the paragraph"] = "Amet gravida diam iaculis."
+    other = OfflineWorker(value_reader=lambda description, obs: shown.get(description))
+    first = OfflineManager().plan("Enter the last word of the paragraph into the text field")[0]
+    assert other.next_action(first, object(), []) == Type("iaculis", into="the text field")
