@@ -66,15 +66,22 @@ class Click(Action):
 
 @dataclass(frozen=True)
 class Type(Action):
+    """Types ``text`` (into a target). A planned step may instead name where on the screen its
+    text is to be read (``read_from``: 'the value of "Color"'); the planner reads it there and
+    hands out the step with the text it read, never with ``read_from`` set."""
+
     name: ClassVar[str] = "type"
     text: str
     into: Target | None = None
     clear: bool = False
     enter: bool = False
+    read_from: str | None = None
 
     def __post_init__(self) -> None:
         if self.into is not None:
             _check_target(self.into, "type target")
+        if self.read_from is not None and not self.read_from.strip():
+            raise ActionParseError("type: read_from must name what to read")
 
     @property
     def target(self) -> Target | None:

@@ -106,6 +106,7 @@ class Agent:
     def run(self, task: str) -> RunResult:
         started = time.monotonic()
         self.deadline.arm(self.settings.max_seconds)
+        self.ladder.instruction = task      # the task's own words on the screen are no target
         folder = RunFolder(self.runs_dir, task, self.settings.save_screenshots)
         steps: list[StepLog] = []
         run = StepRun(task, folder, started)

@@ -174,7 +174,9 @@ class Engine:
         # The offline planner asks the screen (through the ladder) whether a box is already
         # ticked or what a field shows: it is given the questions here, explicitly.
         self.planner = planner or offline_planner(self.queries.checked_state, self.queries.shown_text,
-                                                  self.queries.dialog_of)
+                                                  self.queries.dialog_of, self.queries.texts,
+                                                  self.queries.dialog, self.queries.buttons,
+                                                  self.queries.slider)
         self.pipeline = StepPipeline(desktop, settings=self.settings, safety=self.safety, hooks=self.hooks,
                                      observe=self.observer, settle=self._settle, reader=parser, live=live,
                                      control=self.control)

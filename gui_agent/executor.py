@@ -22,6 +22,9 @@ def perform(action: Action, points: dict[str, Point], controller: Controller,
     match action:
         case Click(button=button, clicks=clicks):
             controller.click(points["target"], button=button, clicks=clicks)
+        case Type(read_from=str() as source):
+            raise PlanningError(f"the text to type was to be read from {source} first; "
+                                "the planner hands out a typing step with the text it read")
         case Type(text=text, clear=clear, enter=enter):
             if "into" in points:
                 controller.click(points["into"])

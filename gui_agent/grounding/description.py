@@ -50,8 +50,10 @@ ROLE_WORDS: dict[str, frozenset[ElementKind]] = {
     "submenu": frozenset({K.MENU, K.MENU_ITEM, K.TEXT}),
     "button": frozenset({K.BUTTON}),
     "btn": frozenset({K.BUTTON}),
+    "search result": frozenset({K.LINK}),
     "link": frozenset({K.LINK}),
     "hyperlink": frozenset({K.LINK}),
+    "result": frozenset({K.LINK}),
     "field": frozenset({K.TEXT_FIELD}),
     "textfield": frozenset({K.TEXT_FIELD}),
     "textarea": frozenset({K.TEXT_FIELD}),
@@ -71,6 +73,7 @@ ROLE_WORDS: dict[str, frozenset[ElementKind]] = {
     "menu": frozenset({K.MENU, K.COMBO, K.TEXT}),
     "icon": frozenset({K.ICON, K.CLOSE}),
     "label": frozenset({K.TEXT}),
+    "paragraph": frozenset({K.TEXT}),
     "text": frozenset({K.TEXT}),
     "item": frozenset({K.TEXT}),
 }
@@ -86,6 +89,17 @@ WEAK_ROLE_WORDS: dict[str, frozenset[ElementKind]] = {
 }
 # The role words of one word (strong and weak): 'the Save button', 'the list'.
 ROLE_NOUNS: frozenset[str] = frozenset(p for p in (*ROLE_WORDS, *WEAK_ROLE_WORDS) if " " not in p)
+# Role words of a list of results ('the 3rd search result').
+RESULT_ROLES = frozenset({"result", "search result"})
+
+
+def is_pager_text(text: str) -> bool:
+    """Whether a link reads as a results list's pager ("1 2 3 >", "»"; OCR may read "12З>"):
+    short, and mostly digits or arrows."""
+    chars = "".join(text.split())
+    marks = sum(c.isdigit() or c in "<>\u00ab\u00bb\u2039\u203a\u2026" for c in chars)
+    return 0 < len(chars) <= 12 and marks >= len(chars) / 2
+
 # Kinds whose name in a description is usually the text of a label beside them.
 LABELLED_KINDS = frozenset({K.TEXT_FIELD, K.CHECKBOX, K.RADIO, K.COMBO})
 

@@ -51,9 +51,11 @@ def rivals(candidates: Sequence[Candidate], margin: float = DEFAULT_MARGIN) -> l
 
 class Ladder(Protocol):
     """Grounds a target (a description, a point or a box) to one candidate on a screen; raises
-    TargetNotFound or AmbiguousTarget. ``last_alternatives``: the runners-up of the latest."""
+    TargetNotFound or AmbiguousTarget. ``last_alternatives``: the runners-up of the latest;
+    ``instruction``: the task being run, whose own words on the screen are never a target."""
 
     last_alternatives: list[Candidate]
+    instruction: str
 
     def resolve(self, target: str | Point | Box, observation: Observation) -> Candidate: ...
 
@@ -66,11 +68,27 @@ class GroundingLadder:
         self.margin = margin
         self._points = PointGrounder(parser)
         self.last_alternatives: list[Candidate] = []   # runners-up of the latest resolve (shown in the app)
+        self._instruction = ""
+
+    @property
+    def instruction(self) -> str:
+        """The task being run: a paragraph of the screen repeating it (a page's instruction bar,
+        the agent's own task box) is never a target (:mod:`.instruction_echo`)."""
+        return self._instruction
+
+    @instruction.setter
+    def instruction(self, task: str) -> None:
+        self._instruction = task
+        for rung in self.grounders:
+            if hasattr(rung, "instruction"):
+                rung.instruction = task
 
     def with_rung(self, grounder: Grounder) -> GroundingLadder:
         """The same ladder with one more rung at the bottom (a pointing model, say)."""
-        return GroundingLadder([*self.grounders, grounder], self.threshold, self.margin,
-                               self._points.parser)
+        ladder = GroundingLadder([*self.grounders, grounder], self.threshold, self.margin,
+                                 self._points.parser)
+        ladder.instruction = self.instruction
+        return ladder
 
     def resolve(self, target: str | Point | Box, observation: Observation) -> Candidate:
         """One candidate for ``target``; raises TargetNotFound or AmbiguousTarget."""

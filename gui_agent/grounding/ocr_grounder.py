@@ -25,7 +25,15 @@ from ..parsing.tree_fusion import fuse_tree
 from ..parsing.widgets import TEXT_AREA_HEIGHT
 from ..screen.observation import Observation
 from .candidate import Candidate
-from .description import LABELLED_KINDS, Relation, TargetQuery, parse_description
+from .description import (
+    LABELLED_KINDS,
+    RESULT_ROLES,
+    Relation,
+    TargetQuery,
+    is_pager_text,
+    parse_description,
+)
+from .instruction_echo import without_echo
 from .matching import match_text, sub_box
 from .spatial import find_panels, label_affinity, relation_factor
 from .text_evidence import MENTION_FACTOR, is_mention, prose_factor, span_kind
@@ -54,6 +62,7 @@ ROLE_ONLY_SCORE = 0.9           # an element picked by its role alone ('the 2nd 
 SPELLED_SCORE = 0.97            # an element whose whole text is the description ('Tab #2')
 ORDINAL_BAND = 0.12             # elements within this of the best match count for an ordinal
 QUOTED_CASE_FACTOR = 0.9        # quoted text in another letter case: still found, clearly second
+AREA_HEIGHT_RATIO = 1.3         # a field this much taller than the shortest one holds several lines
 
 
 @dataclass(frozen=True)
@@ -73,6 +82,7 @@ class OcrGrounder:
 
     def __init__(self, parser: Any | None = None, cache_size: int = 4) -> None:
         self._parser = parser
+        self.instruction = ""    # the task being run: its echo on the screen is no target
         self._cache: list[tuple[Any, ScreenParse]] = []
         self._cache_size = cache_size
 
@@ -103,6 +113,8 @@ class OcrGrounder:
             if observation is None:
                 raise ValueError("candidates() needs an observation or a parse")
             parse = self.parse(observation)
+        if self.instruction:
+            parse = without_echo(parse, self.instruction, query.raw)
         image = observation.image if observation is not None else None
         return candidates_on(query, parse, image, self.name)
 
@@ -240,16 +252,28 @@ def _as_array(image: Any) -> Any:
     return np.asarray(image.convert("RGB") if getattr(image, "mode", "RGB") != "RGB" else image)
 
 
+def is_text_area(field: Element, elements: Iterable[Element]) -> bool:
+    """Whether a text field holds several lines: taller than a one-line field can be, or
+    clearly taller than the shortest field beside it (a two-row text area at any scale)."""
+    if field.box.height > TEXT_AREA_HEIGHT:
+        return True
+    shortest = min((e.box.height for e in elements if e.kind == K.TEXT_FIELD), default=field.box.height)
+    return field.box.height >= AREA_HEIGHT_RATIO * shortest
+
+
 def _role_matches(query: TargetQuery, elements: Iterable[Element]) -> list[_Scored]:
+    elements = tuple(elements)
     out = []
     for e in elements:
         if query.kinds and e.kind not in query.kinds:
             continue
         if not query.kinds and not query.relations and query.container is None:
             continue  # an empty description names nothing
+        if RESULT_ROLES & set(query.role_words) and is_pager_text(e.text):
+            continue  # a results list's pager is none of its results
         score = ROLE_ONLY_SCORE * (1.0 if query.kinds else _kind_factor(query, e.kind))
         if e.kind == K.TEXT_FIELD:   # 'text area' asks for a multi-line field, 'field' for a line
-            area = e.box.height > TEXT_AREA_HEIGHT
+            area = is_text_area(e, elements)
             score *= 1.0 if area == bool(_AREA_ROLES & set(query.role_words)) else 0.7
         out.append(_Scored(e, e.box, score, f"a {e.kind} by role"))
     return out

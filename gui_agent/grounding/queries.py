@@ -1,7 +1,7 @@
 """Questions a planner may ask of the screen, answered down the grounding ladder.
 
-Is a text shown? Is the check box a description names ticked? What does a field show? In which
-dialog does a target lie? The offline planner asks them to skip a click that is not needed, to
+Is a text shown? Is the check box a description names ticked? What does a field show? What
+texts are on the screen? In which dialog does a target lie? The offline planner asks them to skip a click that is not needed, to
 nudge a spinner, or to keep its exploring out of dialogs the task did not name; it is given a
 :class:`ScreenQueries` when it is built (the composition root does that), so it never reaches
 into grounding behind the step pipeline's back. Where the accessibility tree has the element,
@@ -12,8 +12,11 @@ from __future__ import annotations
 
 from ..accessibility.roles import DIALOG_ROLES
 from ..errors import AmbiguousTarget, GroundingError
-from ..parsing.elements import ScreenParsing
+from ..parsing.elements import ElementKind, ScreenParsing
+from ..parsing.sliders import Slider, find_sliders
 from ..screen.observation import Observation
+from .dialogs import Dialog, covering_dialog
+from .instruction_echo import without_echo
 from .ladder import Ladder
 
 
@@ -57,6 +60,40 @@ class ScreenQueries:
         if direct:
             return direct
         return cand.element.text if cand.element is not None and cand.element.text else None
+
+    def texts(self, obs: Observation) -> list[str]:
+        """The screen's text lines in reading order, the task's own words left out (a calendar's
+        heading, a dialog's message). Empty without a screen parser."""
+        return self._captions(obs, (ElementKind.TEXT, ElementKind.LINK))
+
+    def buttons(self, obs: Observation) -> list[str]:
+        """The captions of the screen's buttons in reading order."""
+        return self._captions(obs, (ElementKind.BUTTON,))
+
+    def _captions(self, obs: Observation, kinds: tuple[ElementKind, ...]) -> list[str]:
+        if self.parser is None:
+            return []
+        parse = without_echo(self.parser.parse(obs.image), getattr(self.ladder, "instruction", ""))
+        return [e.text for e in parse.elements if e.text and e.kind in kinds]
+
+    def slider(self, obs: Observation) -> Slider | None:
+        """The one slider on the screen (thumb, track, the number shown beside it); None when
+        there is none, or more than one."""
+        if self.parser is None:
+            return None
+        import numpy as np
+
+        parse = without_echo(self.parser.parse(obs.image), getattr(self.ladder, "instruction", ""))
+        found = find_sliders(parse, np.asarray(obs.image.convert("L")))
+        return found[0] if len(found) == 1 else None
+
+    def dialog(self, obs: Observation) -> Dialog | None:
+        """A dialog on the screen (a framed message with buttons and nothing to fill in), read
+        from the pixels; None when there is none or no screen parser."""
+        if self.parser is None:
+            return None
+        parse = without_echo(self.parser.parse(obs.image), getattr(self.ladder, "instruction", ""))
+        return covering_dialog(parse, obs.image)
 
     def dialog_of(self, description: str, obs: Observation) -> str | None:
         """The title of the dialog the target a description names lies in ("" for an untitled

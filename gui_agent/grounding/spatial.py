@@ -49,7 +49,10 @@ def relation_factor(kind: str, box: Box, anchor: Box) -> float:
     acx, acy = anchor.left + anchor.width / 2, anchor.top + anchor.height / 2
     vgap = max(0, max(box.top, anchor.top) - min(box.bottom, anchor.bottom))
     hgap = max(0, max(box.left, anchor.left) - min(box.right, anchor.right))
-    row_off = 3 * vgap + 0.25 * abs(bcy - acy)
+    # a box whose centre lies outside the anchor's row band is on another row (a table's next
+    # line shares a border with the anchor's cell, yet is not 'right of' it)
+    off_row = max(0.0, abs(bcy - acy) - min(box.height, anchor.height) / 2)
+    row_off = 3 * vgap + 0.25 * abs(bcy - acy) + 2 * off_row
     col_off = 2 * hgap + 0.25 * abs(bcx - acx)
     # OCR pads its boxes: the boxes of tightly packed rows (list items) overlap by a few pixels
     overlap = 0.35 * min(box.height, anchor.height)

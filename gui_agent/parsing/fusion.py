@@ -22,6 +22,7 @@ from .indicators import (
 )
 from .ocr import TextLine
 from .reading_order import same_row
+from .table_cells import table_cells
 from .tree_glyphs import tree_expanders
 from .widgets import TEXT_AREA_HEIGHT, arrow_glyphs, is_cross
 
@@ -67,6 +68,7 @@ def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
     out = [_own_icon(e, out) for e in out]
     out = [part for e in out for part in _arrows_named(e, gray)]
     out = [_cross_named(e, gray) for e in out]
+    out = table_cells(out)
     free = [ln for i, ln in enumerate(lines) if i not in used]
     out = [_with_label(e, free) for e in out]
     out = [replace(e, kind=K.ICON) if e.kind == K.RADIO and not e.label else e for e in out]
@@ -86,7 +88,7 @@ def _is_frame(box: Element, widgets: list[Element], rgb: np.ndarray, gray: np.nd
     if b.height <= TEXT_AREA_HEIGHT and (b.left <= 1 or b.right >= W - 1):
         return True       # a strip from the screen's edge: a menu, tool or status bar
     inner = [w for w in widgets if w is not box and b.contains(w.box.center) and w.box.area < 0.5 * b.area]
-    if any(w.kind in (K.CHECKBOX, K.RADIO, K.TEXT_FIELD, K.COMBO) for w in inner) or \
+    if any(w.kind in (K.TEXT_FIELD, K.COMBO) for w in inner) or _option_column(inner, b) or \
             sum(w.kind == K.BUTTON for w in inner) >= 2:
         return True
     patch = rgb[b.top + 2:b.bottom - 2, b.left + 2:b.right - 2].reshape(-1, 3)
@@ -94,6 +96,17 @@ def _is_frame(box: Element, widgets: list[Element], rgb: np.ndarray, gray: np.nd
         return False
     colour = np.median(patch, axis=0)
     return float(colour.max() - colour.min()) > 60 and not _ink_centred(gray, b)
+
+
+def _option_column(inner: list[Element], frame: Box) -> bool:
+    """Check boxes or radio buttons inside a box make it a group frame when they are options:
+    in a one-line box any one, in a taller box two or more sharing a left edge (a column of
+    options). In a text area, letters such as "o" and "q" of its text may look like single
+    indicators here and there."""
+    marks = [w.box for w in inner if w.kind in (K.CHECKBOX, K.RADIO)]
+    if frame.height <= TEXT_AREA_HEIGHT:
+        return bool(marks)
+    return any(abs(a.left - c.left) <= 4 for i, a in enumerate(marks) for c in marks[i + 1:])
 
 
 def _ink_centred(gray: np.ndarray, box: Box) -> bool:

@@ -6,8 +6,8 @@ Besides one target they read:
 - no item: 'select nothing' / 'select none' plans nothing;
 - a menu path: 'choose File > Save As' (also written without spaces: 'File>Save As');
 - a drop-down: 'select "Blue" from the Color dropdown' opens it, then clicks the item;
-- a number input: 'select 4 with the spinner' types 4 into the spinner (a slider is refused:
-  it is set by dragging);
+- a number input: 'select 4 with the spinner' types 4 into the spinner; 'select 37 with the
+  slider' likewise plans the number for the slider, which the worker sets with its keys;
 - 'select 11/03/2016 as the date' types the value into the Date field.
 
 An item that is one plain word is quoted ('select Harriette' -> click('"Harriette"')) so
@@ -22,7 +22,18 @@ from collections.abc import Callable
 from ..actions import Action, Click, Hotkey, Type
 from . import vocabulary as vocab
 from .clauses import Clause, match_verb, render
-from .phrases import Tokens, desc, fail, has_role, lower_word, quote, split_at, text_of, with_role
+from .phrases import (
+    Tokens,
+    desc,
+    fail,
+    has_role,
+    is_number,
+    lower_word,
+    quote,
+    split_at,
+    text_of,
+    with_role,
+)
 
 _PATH_MARKS = ("->", ">", "\u2192", "\u25b8")
 _PATH_SPLIT = re.compile("(->|>|\u2192|\u25b8)")
@@ -143,15 +154,18 @@ def _split_path_marks(clause: Clause, toks: Tokens) -> Tokens:
 
 
 def _with_widget(clause: Clause, toks: Tokens) -> list[Action] | None:
-    """'4 with the spinner' -> type 4 into it; 'with the slider' is refused; else None."""
+    """'4 with the spinner' or '37 with the slider' -> type the number into it (the worker sets
+    a slider with its keys: slider.py); a slider takes a number only; else None."""
     split = split_at(toks, ("with", "using", "on", "in", "via"))
     if split is None:
         return None
     value, widget = split
     low = f" {' '.join(lower_word(t) for t in widget)} "
     if any(f" {w} " in low or f" {w}s " in low for w in vocab.DRAG_WIDGETS):
-        raise fail(clause, "a slider is set by dragging, which the offline planner cannot aim "
-                           "without seeing it; use a model-backed planner")
+        text = text_of(clause, value, "the value")
+        if not is_number(text):
+            raise fail(clause, f"a slider is set to a number, not to {text!r}")
+        return [Type(text, into=desc(clause, widget), clear=True)]
     if any(f" {w} " in low for w in vocab.SPINNER_WORDS):
         return [Type(text_of(clause, value, "the value"), into=desc(clause, widget), clear=True)]
     return None

@@ -117,8 +117,10 @@ def _text_source(clause: Clause, toks: Tokens) -> Tokens | None:
 def read_copy(clause: Clause, toks: Tokens) -> list[Action]:
     """'copy' copies the selection; 'copy the text from/in X' selects X's text first.
 
-    An editable X (a text area or field) is clicked and its text selected with Ctrl+A; any
-    other X (a paragraph, a label) is triple-clicked, which selects its paragraph.
+    An editable X (a text area or field) is clicked and its text selected with Ctrl+A; once
+    copied, the selection is dropped again (Right), since a field's highlighted text hides the
+    borders the next step may look for. Any other X (a paragraph, a label) is triple-clicked,
+    which selects its paragraph.
     """
     if " ".join(lower_word(t) for t in toks) in vocab.EMPTY_OBJECTS:
         return [Hotkey(("ctrl", "c"))]
@@ -126,7 +128,9 @@ def read_copy(clause: Clause, toks: Tokens) -> list[Action]:
     if source is None:
         raise fail(clause, f"could not place {render(toks, clause, original=True)!r}; say 'copy' "
                            "alone for the selection, or 'copy the text from the text area'")
-    return [*_select_text(clause, source), Hotkey(("ctrl", "c"))]
+    selected = _select_text(clause, source)
+    tidy = [Hotkey(("right",))] if Hotkey(("ctrl", "a")) in selected else []
+    return [*selected, Hotkey(("ctrl", "c")), *tidy]
 
 
 def read_highlight(clause: Clause, toks: Tokens) -> list[Action]:

@@ -22,15 +22,16 @@ from ..actions import Action, Click, Done, Fail, Type, format_action
 from ..screen.observation import Observation
 from . import vocabulary as vocab
 from .base import Planner, StepRecord, Subtask
+from .dialogs import is_dismissal
 from .instruction_parser import parse_instructions, wanted_state
 from .reveal import reveal_noun
+from .screen_aids import NOT_FOUND, ModalReader, ScreenAids, SliderReader, TextsReader, ValueReader
+from .slider import slider_target
 
 log = logging.getLogger(__name__)
 
 # (target description, observation) -> is it checked / expanded? None: cannot tell.
 StateReader = Callable[[str, Observation], "bool | None"]
-# (target description, observation) -> the text it shows. None: cannot tell.
-ValueReader = Callable[[str, Observation], "str | None"]
 # (target description, observation) -> the title of the dialog it lies in. None: in none.
 DialogReader = Callable[[str, Observation], "str | None"]
 MAX_RETRIES = 1
@@ -38,7 +39,7 @@ MAX_NUDGES = 50
 MAX_EXPANSIONS = 15
 EXPAND_CLICK = Click("the 1st expand icon")
 TREE_NODES = "collapsed node"   # a subtask's ``reveal`` when a tree's nodes are to be opened
-_NOT_FOUND = "could not find"   # how TargetNotFound's message starts
+_NOT_FOUND = NOT_FOUND
 _DIGIT_LOOKALIKES = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1", "S": "5"})
 
 
@@ -64,6 +65,28 @@ def numeric_entry(subtask: Subtask) -> tuple[str, float] | None:
         return None
     wanted = read_number(action.text)
     return (action.into, wanted) if wanted is not None else None
+
+
+def planned(subtask: Subtask, action: Action) -> bool:
+    """Whether ``action`` is one of the subtask's planned steps (a typing step read off the
+    screen counts as the planned one it was read for)."""
+    if action in subtask.actions:
+        return True
+    return isinstance(action, Type) and any(
+        isinstance(p, Type) and p.read_from is not None
+        and replace(action, text="", read_from=p.read_from) == p for p in subtask.actions)
+
+
+def next_planned(subtask: Subtask, steps: Sequence[StepRecord]) -> Action | None:
+    """The first planned action that no step of the attempt has done yet (in plan order)."""
+    taken = [r.action for r in steps]
+    for action in subtask.actions:
+        match = next((i for i, a in enumerate(taken) if a == action or planned(
+            Subtask("", (action,)), a)), None)
+        if match is None:
+            return action
+        del taken[match]
+    return None
 
 
 def explorable(subtask: Subtask) -> bool:
@@ -183,16 +206,25 @@ class OfflineWorker:
     worker opens 'the 1st expand icon' (the first collapsed tree node in reading order) and
     tries the name again, and so on, at most MAX_EXPANSIONS times; when no collapsed node is
     left it fails, saying so.
+
+    What it does when the screen is not as planned (a text to read before typing it, a date
+    picked on a calendar, a dialog in the way, a slider) is :mod:`.screen_aids`'.
     """
 
     def __init__(self, state_reader: StateReader | None = None,
                  value_reader: ValueReader | None = None,
                  dialog_reader: DialogReader | None = None,
-                 task: Callable[[], str] | None = None) -> None:
+                 task: Callable[[], str] | None = None,
+                 texts_reader: TextsReader | None = None,
+                 modal_reader: ModalReader | None = None,
+                 buttons_reader: TextsReader | None = None,
+                 slider_reader: SliderReader | None = None) -> None:
         self.state_reader = state_reader
         self.value_reader = value_reader
         self.dialog_reader = dialog_reader
         self.task = task or (lambda: "")
+        self.aids = ScreenAids(value_reader, texts_reader, modal_reader, buttons_reader,
+                               slider_reader, self.task)
         self._subtask: Subtask | None = None
         self._start = 0
         self._closed = True
@@ -201,23 +233,45 @@ class OfflineWorker:
                     history: Sequence[StepRecord]) -> Action:
         if subtask is not self._subtask or self._closed or len(history) < self._start:
             self._subtask, self._start, self._closed = subtask, len(history), False
-        steps = list(history[self._start:])
+            self.aids.new_attempt()
+        return self._final(self._next(subtask, observation, list(history[self._start:])))
+
+    def _next(self, subtask: Subtask, observation: Observation | None, steps: list[StepRecord]) -> Action:
+        aids = self.aids
+        slider = slider_target(subtask)
+        if slider is not None and aids.slider_reader is not None:
+            return aids.slide(slider, steps, observation)
+        dismissed = [k for k, r in enumerate(steps) if r.ok and is_dismissal(r.action)]
+        if dismissed:   # a dialog was in the way: go on from the step it made fail
+            k = dismissed[-1]
+            steps = [r for r in steps[:k] if r.ok and not is_dismissal(r.action)
+                     and aids.kept(r.action, observation)] + steps[k + 1:]
         expanded = [k for k, r in enumerate(steps) if r.ok and is_reveal(subtask, r.action)]
         if expanded and explorable(subtask):
             steps = steps[expanded[-1] + 1:]      # after an expansion, the target is tried anew
         failed = next((r for r in reversed(steps) if not r.ok), None)
         if failed is not None:
+            picked = aids.on_calendar(steps, observation) or \
+                aids.dismiss(failed, len(dismissed), observation) or aids.commit(failed, steps, observation)
+            if picked is not None:
+                return picked
             missed = next((r.note for r in reversed(steps) if not r.ok and r is not failed), "")
             return self._after_failure(subtask, failed, len(expanded), missed, observation)
-        done = sum(1 for r in steps if r.action in subtask.actions)
+        done = sum(1 for r in steps if planned(subtask, r.action))
         if done == 0 and self._already_there(subtask, observation):
-            return self._close(Done())
-        if done < len(subtask.actions):
-            return subtask.actions[done]
+            return Done()
+        due = next_planned(subtask, steps)
+        if due is not None:
+            return aids.due(due, observation)
+        picked = aids.on_calendar(steps, observation)   # a date typed, its calendar still open
+        if picked is not None:
+            return picked
         nudge = self._nudge(subtask, observation, len(steps) - done)
-        if nudge is not None:
-            return nudge if isinstance(nudge, Click) else self._close(nudge)
-        return self._close(Done())
+        return nudge if nudge is not None else Done()
+
+    def _final(self, action: Action) -> Action:
+        """A Done or a Fail ends the attempt."""
+        return self._close(action) if isinstance(action, Done | Fail) else action
 
     def _nudge(self, subtask: Subtask, observation: Observation | None,
                nudges: int) -> Action | None:
@@ -299,9 +353,18 @@ class OfflineWorker:
 
 def offline_planner(state_reader: StateReader | None = None,
                     value_reader: ValueReader | None = None,
-                    dialog_reader: DialogReader | None = None) -> Planner:
+                    dialog_reader: DialogReader | None = None,
+                    texts_reader: TextsReader | None = None,
+                    modal_reader: ModalReader | None = None,
+                    buttons_reader: TextsReader | None = None,
+                    slider_reader: SliderReader | None = None) -> Planner:
     """The no-model planner; the composition root gives it the screen's answers (a box's state,
-    a field's value, the dialog a target lies in) through its readers."""
+    a field's value, the dialog a target lies in, the texts shown, a dialog in the way) through
+    its readers."""
     manager = OfflineManager()
     return Planner("offline", manager, OfflineWorker(state_reader, value_reader, dialog_reader,
-                                                     task=lambda: manager.task or ""))
+                                                     task=lambda: manager.task or "",
+                                                     texts_reader=texts_reader,
+                                                     modal_reader=modal_reader,
+                                                     buttons_reader=buttons_reader,
+                                                     slider_reader=slider_reader))

@@ -137,6 +137,11 @@ def split_at(toks: Tokens, words: tuple[str, ...], last: bool = True) -> tuple[T
     return toks[:i], toks[i + 1:]
 
 
+def is_number(text: str) -> bool:
+    """Whether a text is a number as written ('37', '-15', '2.5')."""
+    return re.fullmatch(r"[-\u2212]?\d+(?:\.\d+)?", text.strip()) is not None
+
+
 def number(words: list[str]) -> float | None:
     phrase = " ".join(words)
     if re.fullmatch(r"\d+(\.\d+)?", phrase):

@@ -9,7 +9,8 @@ Besides 'type X into Y' they read:
 - a counted plural target: 'into both text fields' types the value into the 1st and the
   2nd text field; 'all/every/each text field' cannot be counted offline and is refused;
 - 'enter 10/23/2012 as the date' types into the Date field;
-- 'type "ABC" in lower case (letters)' / 'in upper case' / 'in all caps' changes the case.
+- 'type "ABC" in lower case (letters)' / 'in upper case' / 'in all caps' changes the case;
+- a text read off the screen: 'enter the value of Color into the text field' (:mod:`.reading`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,18 @@ from __future__ import annotations
 from ..actions import Action, Hotkey, Type
 from . import vocabulary as vocab
 from .clauses import Clause, render
-from .phrases import Tokens, fail, lower_word, number, split_at, split_into, text_of, with_role
+from .phrases import (
+    Tokens,
+    fail,
+    is_number,
+    lower_word,
+    number,
+    split_at,
+    split_into,
+    text_of,
+    with_role,
+)
+from .reading import reading_of
 
 _ORDINAL_SUFFIX = {1: "st", 2: "nd", 3: "rd"}
 
@@ -27,6 +39,10 @@ def read_type(clause: Clause, toks: Tokens, clear: bool = False) -> list[Action]
     text_toks, target = split_into(clause, toks)
     if not target:
         text_toks, target = _as_the(clause, text_toks)
+    reading = reading_of(clause, text_toks)
+    if reading is not None:   # 'the value of Color': read when the step is due (reading.py)
+        into = with_role(clause, target, "field") if target else None
+        return [Type("", into=into, clear=clear, read_from=reading)]
     entries = _entries(clause, text_toks)
     if entries is None:
         _one_text(clause, text_toks)
@@ -79,9 +95,9 @@ def read_set(clause: Clause, toks: Tokens) -> list[Action]:
                            "'set the Quantity field to 4' or spell out the clicks")
     target, value = split
     low = f" {' '.join(lower_word(t) for t in target)} "
-    if any(f" {w} " in low or f" {w}s " in low for w in vocab.DRAG_WIDGETS):
-        raise fail(clause, "a slider is set by dragging; say 'drag the slider handle to "
-                           "\"50\"' or use a model-backed planner")
+    if any(f" {w} " in low or f" {w}s " in low for w in vocab.DRAG_WIDGETS) and \
+            not is_number(text_of(clause, value, "the value")):
+        raise fail(clause, f"a slider is set to a number, not to {render(value, clause)!r}")
     return [Type(text_of(clause, value, "the value"), into=with_role(clause, target, "field"),
                  clear=True)]
 

@@ -134,7 +134,26 @@ def _launch(clause: Clause, toks: Tokens) -> list[Action]:
     return [OpenApp(_app_name(clause, toks)[0])]
 
 
+def _scroll_to_end(clause: Clause, toks: Tokens) -> list[Action] | None:
+    """'scroll to the bottom of the text area', 'scroll down to the end': as far as it goes
+    (the language file's ``targets.scroll_ends`` and ``numbers.scroll_amounts['to the end']``)."""
+    low = [lower_word(t) for t in toks]
+    for i in range(len(low) - 2):
+        if low[i:i + 2] != ["to", "the"] or low[i + 2] not in vocab.SCROLL_ENDS:
+            continue
+        direction = vocab.SCROLL_ENDS[low[i + 2]]
+        before = [w for w in low[:i] if w.rstrip("s").removesuffix("ward") not in ("up", "down", "left", "right")]
+        at = toks[i + 4:] if i + 3 < len(low) and low[i + 3] in ("of", "in") else []
+        if before or (i + 3 < len(low) and not at):
+            return None
+        return [Scroll(direction, vocab.SCROLL_AMOUNT_WORDS["to the end"], desc(clause, at) if at else None)]
+    return None
+
+
 def _scroll(clause: Clause, toks: Tokens) -> list[Action]:
+    to_end = _scroll_to_end(clause, toks)
+    if to_end is not None:
+        return to_end
     low = [lower_word(t) for t in toks]
     dirs = [i for i, w in enumerate(low) if w.rstrip("s").removesuffix("ward") in ("up", "down", "left", "right")]
     if not dirs:

@@ -68,6 +68,11 @@ FIELD_NOUNS: frozenset[str] = _L.words("texts.field_nouns")
 # No words at all are an empty object too ('copy', 'submit').
 EMPTY_OBJECTS: frozenset[str] = _L.words("texts.empty_objects") | {""}
 CASE_WORDS: Mapping[str, str] = _L.names("texts.case_words")
+# Texts read off the screen to be typed: 'the value of Color', and where such a value lies
+# relative to its name; 'the last word of the paragraph' (which word: first, ..., last).
+VALUE_PHRASES: tuple[str, ...] = _L.phrases("texts.value_phrases")
+VALUE_PLACES: tuple[str, ...] = _L.phrases("texts.value_places")
+WORD_PHRASES: Mapping[str, str] = _L.names("texts.word_phrases")
 
 # Counts and durations.
 NUMBER_WORDS: Mapping[str, int] = _L.counts("numbers.words")
@@ -82,3 +87,12 @@ KEYS: Mapping[str, str] = MappingProxyType({
     **_L.names("keys.names"), **{f"f{n}": f"f{n}" for n in range(1, _L.function_keys + 1)}})
 KEY_SUFFIXES: tuple[str, ...] = _L.phrases("keys.suffixes")
 KEY_SYMBOLS: Mapping[str, str] = _L.names("keys.symbols")
+# Month names of a calendar's heading -> 1..12.
+MONTHS: Mapping[str, int] = _L.counts("numbers.months")
+# The harmless ways out of a dialog the task does not mention (planner/dialogs.py).
+DIALOG_EXITS: frozenset[str] = _L.words("targets.dialog_exits")
+DIALOG_ACKNOWLEDGEMENTS: frozenset[str] = _L.words("targets.dialog_acknowledgements")
+# Names of a form's committing button ('press login' may click the form's one "OK").
+COMMIT_WORDS: frozenset[str] = _L.words("targets.commit_words")
+# 'scroll to the bottom of X': the end -> the direction that reaches it.
+SCROLL_ENDS: Mapping[str, str] = _L.names("targets.scroll_ends")

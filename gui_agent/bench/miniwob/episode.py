@@ -82,9 +82,10 @@ class MiniWobPage:
         self.task: str | None = None
 
     def load(self, task: str) -> None:
-        """Open the task's page and wait until MiniWoB shows its START cover."""
+        """Open the task's page and wait until MiniWoB shows its START cover. The page is opened
+        again when the last episode left it (a link the agent clicked changed its address)."""
         url = task_url(task)
-        if self.task != task:
+        if self.task != task or not self.cdp.evaluate("location.href === " + json.dumps(url)):
             self.cdp.navigate(url)
         deadline = time.monotonic() + LOAD_TIMEOUT
         probe = ("document.readyState === 'complete' && typeof core !== 'undefined' && "

@@ -168,3 +168,34 @@ def test_cli_parses_the_miniwob_bench() -> None:
         ("miniwob", "click-test,enter-text", 3, 7, 2, 2)
     with pytest.raises(SystemExit):
         build_parser().parse_args(["bench", "miniwob", "--episodes", "3"])  # no tasks
+
+
+class _FakeCdp:
+    """A browser tab whose address a clicked link may change (fragment or another page)."""
+
+    def __init__(self) -> None:
+        self.href = ""
+        self.navigations: list[str] = []
+
+    def navigate(self, url: str) -> None:
+        self.navigations.append(url)
+        self.href = url
+
+    def evaluate(self, expression: str):
+        import json as _json
+
+        url = _json.loads(expression.rsplit("location.href === ", 1)[1])
+        return self.href == url
+
+
+def test_the_page_is_opened_again_when_an_episode_left_it():
+    from gui_agent.bench.miniwob.episode import MiniWobPage, task_url
+
+    cdp = _FakeCdp()
+    page = MiniWobPage(cdp)
+    page.load("search-engine")
+    page.load("search-engine")
+    assert len(cdp.navigations) == 1          # same task, same page: not reloaded
+    cdp.href = task_url("search-engine") + "#"   # the agent clicked a result link
+    page.load("search-engine")
+    assert len(cdp.navigations) == 2

@@ -1,0 +1,101 @@
+"""Sliders: a square thumb sitting on a thin track, and the number shown beside them.
+
+The widget detector sees a slider's thumb as a small captionless face (or, rounded and
+focused, as a radio button; OCR may read its outline as an "0") and, at best, pieces of the
+track it cuts in two. A thumb is a slider's when, through its centre, two parallel border
+lines (the track's edges, closer together than the thumb is wide) run on past the thumb for
+at least the thumb's own length, along a row (horizontal) or a column (vertical). The value a
+slider shows is the number written nearest to its track.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..geometry import Box
+from .elements import Element, ElementKind, ScreenParse
+
+K = ElementKind
+THUMB_MIN, THUMB_MAX = 10, 48      # px: a thumb's side
+EDGE_CONTRAST = 24                 # grey levels between a track's border and what is beside it
+# what the widget detector may take a thumb for (its look changes with focus and hover); OCR
+# may also read a thumb's outline as one glyph ("0", "o")
+_THUMB_KINDS = (K.BUTTON, K.ICON, K.RADIO, K.CHECKBOX, K.CLOSE)
+_NUMBER = re.compile(r"^[-\u2212]?\d+(?:[.,]\d+)?$")
+
+
+@dataclass(frozen=True)
+class Slider:
+    thumb: Box
+    track: Box
+    horizontal: bool
+    value: float | None            # the number shown beside it; None: none readable
+
+
+def _edges_across(gray: np.ndarray, line: np.ndarray) -> list[int]:
+    """Offsets along a short line of grey levels where the level jumps (a border)."""
+    diff = np.abs(np.diff(line.astype(np.int32)))
+    return [int(i) for i in np.flatnonzero(diff >= EDGE_CONTRAST)]
+
+
+def _track_run(gray: np.ndarray, thumb: Box, horizontal: bool, step: int) -> int:
+    """How far past the thumb (in pixels, going ``step`` = -1 or +1) a thin banded track runs."""
+    h, w = gray.shape
+    side = thumb.height if horizontal else thumb.width
+    centre = thumb.top + thumb.height // 2 if horizontal else thumb.left + thumb.width // 2
+    start = (thumb.right + 1 if step > 0 else thumb.left - 2) if horizontal else \
+        (thumb.bottom + 1 if step > 0 else thumb.top - 2)
+    limit = w if horizontal else h
+    half = side // 2 + 2
+    run, pos, misses = 0, start, 0
+    while 0 <= pos < limit and run < 40 * side:
+        lo, hi = max(0, centre - half), min(h if horizontal else w, centre + half + 1)
+        across = gray[lo:hi, pos] if horizontal else gray[pos, lo:hi]
+        edges = _edges_across(gray, across)
+        above = [e for e in edges if lo + e < centre - 1]
+        below = [e for e in edges if lo + e > centre + 1]
+        if above and below and (min(below) - max(above)) < 0.8 * side:
+            run, misses = run + 1 + misses, 0
+        else:
+            misses += 1
+            if misses > 3:
+                break
+        pos += step
+    return run
+
+
+def find_sliders(parse: ScreenParse, gray: np.ndarray) -> list[Slider]:
+    """The sliders on a screen, from its parse (thumb candidates, numbers) and its pixels."""
+    thumbs = [e.box for e in parse.elements if THUMB_MIN <= e.box.width <= THUMB_MAX and (
+        e.kind in _THUMB_KINDS and not e.text and abs(e.box.width - e.box.height) <= 4
+        or len(e.text.strip()) == 1 and 0.7 <= e.box.width / e.box.height <= 1.4)]
+    numbers = [e for e in parse.elements if _NUMBER.match(e.text.strip())]     # a label of any kind
+    found: list[Slider] = []
+    for thumb in thumbs:
+        best: tuple[int, bool, int, int] | None = None
+        for horizontal in (True, False):
+            before, after = _track_run(gray, thumb, horizontal, -1), _track_run(gray, thumb, horizontal, +1)
+            side = thumb.width if horizontal else thumb.height
+            if before + after >= side and (best is None or before + after > best[2] + best[3]):
+                best = (0, horizontal, before, after)
+        if best is None:
+            continue
+        _, horizontal, before, after = best
+        if horizontal:
+            track = Box(thumb.left - before, thumb.top, thumb.width + before + after, thumb.height)
+        else:
+            track = Box(thumb.left, thumb.top - before, thumb.width, thumb.height + before + after)
+        found.append(Slider(thumb, track, horizontal, _shown_value(track, numbers, thumb.width)))
+    return found
+
+
+def _shown_value(track: Box, numbers: list[Element], side: int) -> float | None:
+    near = [(track.distance(e.box), e) for e in numbers if not track.contains(e.box.center)]
+    near = [(d, e) for d, e in near if d <= 4 * side]
+    if not near:
+        return None
+    text = min(near, key=lambda de: de[0])[1].text.strip().replace("\u2212", "-").replace(",", ".")
+    return float(text)

@@ -1,0 +1,73 @@
+"""Texts a task asks to read off the screen and type: 'the value of Color', 'the last word of
+the paragraph'. The phrases are the language file's (``texts.value_phrases``,
+``texts.word_phrases``); a reading is planned as ``type('', into=..., read_from=...)`` and the
+worker reads it when the step is due (:func:`read_value`), so the text typed is the one shown
+at that moment.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ..actions import Scroll
+from . import vocabulary as vocab
+from .clauses import Clause
+from .phrases import Tokens, desc, lower_word
+
+VALUE_OF = "the value of"
+_WORD_NAMES = {1: "first", 2: "second", 3: "third", -1: "last"}
+_WORD_RE = re.compile(r"^the (\w+) word of (.+)$")
+# description -> the text the element it names shows; None: not found.
+TextReader = Callable[[str], "str | None"]
+
+
+def reading_of(clause: Clause, toks: Tokens) -> str | None:
+    """The canonical reading a value's tokens ask for ('the value of "Color"', 'the last word of
+    the paragraph'), or None when they are a text to type as it is."""
+    low = [lower_word(t) for t in toks]
+    for phrases, is_value in ((vocab.VALUE_PHRASES, True), (tuple(vocab.WORD_PHRASES), False)):
+        for phrase in phrases:
+            words = phrase.split()
+            if low[:len(words)] != words or len(toks) == len(words):
+                continue
+            rest = toks[len(words):]
+            if is_value:
+                name = " ".join(clause.quoted(t) or t for t in rest)
+                return f'{VALUE_OF} "{name}"'
+            return f"the {vocab.WORD_PHRASES[phrase]} word of {desc(clause, rest)}"
+    return None
+
+
+def read_value(reading: str, read: TextReader) -> str | None:
+    """What ``reading`` names, read with ``read`` (a description -> the text it shows): a value
+    beside its name, first to its right then below it, or one word of an element's text."""
+    if reading.startswith(VALUE_OF):
+        name = reading[len(VALUE_OF):].strip()
+        for place in vocab.VALUE_PLACES:
+            shown = read(f"{place} {name}")
+            if shown and shown.strip():
+                return shown.strip()
+        return None
+    m = _WORD_RE.match(reading)
+    if m is None:
+        return None
+    which = next((n for n, w in _WORD_NAMES.items() if w == m.group(1)), None)
+    shown = read(m.group(2))
+    words = re.findall(r"[^\W_][\w'’-]*", shown or "")
+    if which is None or not words or not -len(words) <= (which - 1 if which > 0 else which) < len(words):
+        return None
+    return words[which - 1 if which > 0 else which]
+
+
+def scroll_first(reading: str) -> Scroll | None:
+    """The scroll that brings the end of a text area (or list) into view before its last word
+    is read ('the last word of the text area'); None for any other reading."""
+    m = _WORD_RE.match(reading)
+    if m is None or m.group(1) != "last":
+        return None
+    where = m.group(2)
+    words = {w.strip('.,"').lower() for w in where.split()}
+    if not words & (vocab.EDITABLE_WORDS | {"list"}):
+        return None
+    return Scroll("down", vocab.SCROLL_AMOUNT_WORDS["to the end"], where)

@@ -1,0 +1,149 @@
+"""What the offline worker does when the screen is not as the plan has it.
+
+The plan is made from the task's words alone; these aids look at the screen (through the
+readers the composition root hands over, :class:`~gui_agent.grounding.queries.ScreenQueries`)
+when a step is due or has failed: a text to be read off the screen before it is typed
+(reading.py), a date a field would not take typed (calendar.py), a dialog the task does not
+mention in the way (dialogs.py), a form's committing button under another name, a slider set
+with its keys (slider.py). Each returns the next action, or None when it does not apply; a
+Done or Fail it returns ends the worker's attempt.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from ..actions import Action, Click, Done, Fail, Type, format_action
+from ..screen.observation import Observation
+from .base import StepRecord
+from .calendar import MAX_CALENDAR_STEPS, calendar_click, is_calendar_click, parse_date
+from .dialogs import MAX_DISMISSALS, DialogView, committing, dismissal, is_dismissal, way_out
+from .reading import read_value, scroll_first
+from .slider import SliderRun, SliderView
+
+log = logging.getLogger(__name__)
+
+# (target description, observation) -> the text it shows. None: cannot tell.
+ValueReader = Callable[[str, Observation], "str | None"]
+# observation -> the screen's text lines, or its buttons' captions (the task's words left out).
+TextsReader = Callable[[Observation], "list[str]"]
+# observation -> the dialog on the screen (its message and buttons), None: none.
+ModalReader = Callable[[Observation], "DialogView | None"]
+# observation -> the one slider on the screen (thumb, orientation, value shown), None: none.
+SliderReader = Callable[[Observation], "SliderView | None"]
+NOT_FOUND = "could not find"   # how TargetNotFound's message starts
+
+
+@dataclass
+class ScreenAids:
+    """The readers, the task, and what one attempt at a subtask has done so far."""
+
+    value_reader: ValueReader | None = None
+    texts_reader: TextsReader | None = None
+    modal_reader: ModalReader | None = None
+    buttons_reader: TextsReader | None = None
+    slider_reader: SliderReader | None = None
+    task: Callable[[], str] = lambda: ""
+    commit_click: Click | None = None           # the committing button clicked for another name
+    slider_run: SliderRun = field(default_factory=SliderRun)
+    scrolled: bool = False                      # a text area was scrolled to its end to read it
+
+    def new_attempt(self) -> None:
+        self.commit_click, self.slider_run, self.scrolled = None, SliderRun(), False
+
+    def due(self, action: Action, observation: Observation | None) -> Action:
+        """The planned action as it is handed out: a typing step whose text is to be read off
+        the screen ('the value of "Color"') gets the text read now, or the subtask fails. The
+        last word of a text area is read once it is scrolled to its end (its text may run on
+        past what it shows)."""
+        if not isinstance(action, Type) or action.read_from is None:
+            return action
+        scroll = scroll_first(action.read_from)
+        if scroll is not None and not self.scrolled:
+            self.scrolled = True
+            return scroll
+        reader = self.value_reader
+        value = None
+        if reader is not None and observation is not None:
+            value = read_value(action.read_from, lambda description: reader(description, observation))
+        if value is None:
+            return Fail(f"could not read {action.read_from} on the screen")
+        log.info("read %s: %r", action.read_from, value)
+        return replace(action, text=value, read_from=None)
+
+    def slide(self, slider: tuple[str, float], steps: list[StepRecord],
+              observation: Observation | None) -> Action:
+        """The next click or key that sets a slider to its number (slider.py)."""
+        what, wanted = slider
+        failed = next((r for r in steps if not r.ok), None)
+        if failed is not None:
+            return Fail(f"{format_action(failed.action)} failed: {failed.note or 'it did not work'}")
+        if observation is None or self.slider_reader is None:
+            return Fail(f"cannot see {what}")
+        action = self.slider_run.next(self.slider_reader(observation), wanted, what)
+        if action is None:
+            log.info("%s shows %g", what, wanted)
+            return Done()
+        return action
+
+    def kept(self, action: Action, observation: Observation | None) -> bool:
+        """Whether a typing step made before a dialog got in the way still shows in its field
+        (the dialog may have opened as the field took the focus, and the keys gone nowhere)."""
+        if not isinstance(action, Type) or not isinstance(action.into, str) or not action.text \
+                or self.value_reader is None or observation is None:
+            return True
+        return bool(self.value_reader(action.into, observation))
+
+    def dismiss(self, failed: StepRecord, dismissals: int, observation: Observation | None) -> Action | None:
+        """After a failed step: the harmless way out of a dialog the task does not mention, if
+        one is on the screen (dialogs.py); None otherwise."""
+        if self.modal_reader is None or observation is None or dismissals >= MAX_DISMISSALS \
+                or is_dismissal(failed.action):
+            return None
+        dialog = self.modal_reader(observation)
+        caption = way_out(dialog, self.task()) if dialog is not None else None
+        if dialog is None or caption is None:
+            return None
+        log.warning("a dialog the task does not mention is in the way (%s): dismissing it with %r",
+                    " ".join(dialog.message)[:120], caption)
+        return dismissal(caption)
+
+    def commit(self, failed: StepRecord, steps: list[StepRecord], observation: Observation | None) -> Action | None:
+        """After 'press login' found no "login": the form's one committing button under another
+        name ("OK"), once, when no dialog is open; None otherwise."""
+        click = failed.action
+        if self.buttons_reader is None or observation is None or not isinstance(click, Click) \
+                or not isinstance(click.target, str) or not failed.note.startswith(NOT_FOUND):
+            return None
+        if self.commit_click is not None and steps[-1].action == self.commit_click:
+            return Done() if steps[-1].ok else None
+        if self.modal_reader is not None and self.modal_reader(observation) is not None:
+            return None
+        caption = committing(click.target, self.buttons_reader(observation))
+        if caption is None or caption.lower() == click.target.strip('"').lower():
+            return None
+        log.warning("no %r on the screen: clicking the form's one committing button %r", click.target, caption)
+        self.commit_click = Click(f'the "{caption}" button')
+        return self.commit_click
+
+    def on_calendar(self, steps: list[StepRecord], observation: Observation | None) -> Action | None:
+        """After typing a date (taken or not by its field) while a calendar is open: the next
+        click on that calendar (calendar.py), Done once its day was clicked. A calendar left
+        open covers the form, and a read-only date field takes its date only from it. None when
+        this is not such a case (no date typed, no calendar, a calendar click failed, too many
+        clicks)."""
+        typed = next((r.action for r in steps if isinstance(r.action, Type)), None)
+        wanted = parse_date(typed.text) if isinstance(typed, Type) else None
+        clicks = [r for r in steps if is_calendar_click(r.action)]
+        if wanted is None or self.texts_reader is None or observation is None or \
+                (clicks and not clicks[-1].ok) or len(clicks) >= MAX_CALENDAR_STEPS:
+            return None
+        if clicks and str(clicks[-1].action.target).startswith('"'):    # type: ignore[attr-defined]
+            log.info("picked %s on the calendar", wanted.isoformat())
+            return Done()
+        click = calendar_click(wanted, self.texts_reader(observation))
+        if click is not None:
+            log.info("the field took no typed date: picking %s on its calendar", wanted.isoformat())
+        return click
