@@ -18,6 +18,7 @@ from ..errors import AmbiguousTarget, TargetNotFound
 from ..geometry import Box, Point
 from ..screen.observation import Observation
 from .candidate import Candidate
+from .description import parse_description
 from .point_grounder import PointGrounder, ScreenElements
 
 log = logging.getLogger(__name__)
@@ -32,6 +33,21 @@ class Grounder(Protocol):
     name: str
 
     def candidates(self, description: str, observation: Observation) -> list[Candidate]: ...
+
+
+def literal_reading(description: str) -> str | None:
+    """The description as one quoted name, when its words were read as an ordinal or a role
+    ('Copy Last Result': the last result named Copy) and it is written as a name: more than one
+    word, each capitalised as labels are ('button TWO' is a role and a name), no quotes. None
+    otherwise."""
+    words = description.split()
+    if len(words) < 2 or '"' in description or not all(w[:1].isupper() for w in words
+                                                         if w[:1].isalpha()):
+        return None
+    query = parse_description(description)
+    if query.ordinal is None and not query.role_words:
+        return None
+    return f'"{description}"'
 
 
 def distinct_places(a: Candidate, b: Candidate) -> bool:
@@ -98,6 +114,17 @@ class GroundingLadder:
         description = target.strip()
         if not description:
             raise TargetNotFound(target, "the description is empty")
+        literal = literal_reading(description)
+        if literal is not None:
+            # "Copy Last Result" is a menu item's name before it is "the last result named
+            # Copy": when the screen shows the whole phrase, that is the target.
+            try:
+                return self._resolve_description(literal, observation)
+            except (TargetNotFound, AmbiguousTarget):
+                self.last_alternatives = []
+        return self._resolve_description(description, observation)
+
+    def _resolve_description(self, description: str, observation: Observation) -> Candidate:
         near_misses: list[str] = []
         for rung in self.grounders:
             found = sorted(rung.candidates(description, observation), key=lambda c: -c.score)
