@@ -25,10 +25,10 @@ pytestmark = [pytest.mark.e2e("xvfb", "input", "a11y"), pytest.mark.slow, pytest
 
 SUITE = REPO / "datasets" / "suites" / "desktop-apps.yaml"
 TASKS = 44
-# The README's "Real desktop applications" table. From pixels alone a task or two of single
-# glyphs (a calculator's keys) comes and goes between runs (25-26 measured): the gate is the
-# quoted floor.
-QUOTED = {"tree": 43, "pixels": 24}
+# The README's "Real desktop applications" table. From pixels alone a task or two (a
+# calculator's one-glyph keys, a menu read as one block) comes and goes between runs (26-28
+# measured): the gate is the lower figure the README gives.
+QUOTED = {"tree": 43, "pixels": 26}
 SETS = {"tuning": ("zenity", "mousepad", "galculator", "featherpad"),
         "validation": ("yad", "gnumeric", "speedcrunch")}
 APPS = {"zenity": "zenity", "yad": "yad", "mousepad": "mousepad", "galculator": "galculator",
