@@ -18,33 +18,30 @@ def handle_of(element: Element | None) -> AccessibleHandle | None:
     return info.handle if info is not None else None
 
 
-def wait_for_focus(handle: AccessibleHandle, timeout: float,
+def wait_for_state(handle: AccessibleHandle, state: str, timeout: float,
                    stop: threading.Event | None = None) -> bool:
-    """Until the node says it has the keyboard focus (True), or ``timeout`` seconds passed, it
-    is gone, or the run was stopped (False)."""
+    """Until the node reports ``state`` (True), or ``timeout`` seconds passed, it is gone, or
+    the run was stopped (False)."""
     deadline = time.monotonic() + timeout
     while True:
         states = handle.states()
         if states is None:
             return False
-        if "focused" in states:
+        if state in states:
             return True
         if time.monotonic() >= deadline or (stop is not None and stop.is_set()):
             return False
         time.sleep(POLL_S)
+
+
+def wait_for_focus(handle: AccessibleHandle, timeout: float,
+                   stop: threading.Event | None = None) -> bool:
+    """Until the clicked field says it has the keyboard focus (typing may start)."""
+    return wait_for_state(handle, "focused", timeout, stop)
 
 
 def wait_until_enabled(handle: AccessibleHandle, timeout: float,
                        stop: threading.Event | None = None) -> bool:
-    """Until the node says it is enabled (True; a dialog's button turns sensitive once its
-    field holds text), or ``timeout`` seconds passed, it is gone, or the run was stopped."""
-    deadline = time.monotonic() + timeout
-    while True:
-        states = handle.states()
-        if states is None:
-            return False
-        if "enabled" in states:
-            return True
-        if time.monotonic() >= deadline or (stop is not None and stop.is_set()):
-            return False
-        time.sleep(POLL_S)
+    """Until the control says it is enabled (a dialog's button turns sensitive once its field
+    holds text)."""
+    return wait_for_state(handle, "enabled", timeout, stop)
