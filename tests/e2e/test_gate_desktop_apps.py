@@ -27,8 +27,8 @@ SUITE = REPO / "datasets" / "suites" / "desktop-apps.yaml"
 TASKS = 44
 # The README's "Real desktop applications" table. From pixels alone a task or two (a
 # calculator's one-glyph keys, a menu read as one block) comes and goes between runs (26-28
-# measured): the gate is the lower figure the README gives.
-QUOTED = {"tree": 43, "pixels": 26}
+# measured): the gate is the floor the README gives for it (25).
+QUOTED = {"tree": 43, "pixels": 25}
 SETS = {"tuning": ("zenity", "mousepad", "galculator", "featherpad"),
         "validation": ("yad", "gnumeric", "speedcrunch")}
 APPS = {"zenity": "zenity", "yad": "yad", "mousepad": "mousepad", "galculator": "galculator",
