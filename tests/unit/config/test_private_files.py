@@ -17,6 +17,7 @@ from gui_agent.config_file import save_settings
 from gui_agent.memory import MemoryStore, Skill, SkillStep
 from gui_agent.memory.portable import export_skill
 from gui_agent.trajectory import RunFolder, RunResult, StepLog
+from tests.support.requirements import missing
 
 posix = pytest.mark.skipif(os.name == "nt", reason="POSIX modes")
 
@@ -172,7 +173,8 @@ def read_only():
                                                         capture_output=True).returncode == 0:
             done.append((path, None))
         else:
-            pytest.skip("running as root where the immutable attribute cannot be set")
+            missing("a read-only folder for root: `chattr +i` (e2fsprogs) on a file system "
+                    "with the immutable attribute, or a run as a user other than root")
         return path
 
     yield make
