@@ -14,7 +14,7 @@ good enough or ambiguous is the ladder's job.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -341,12 +341,7 @@ def _same_place(a: Box, b: Box) -> bool:
 def _apply_container(title: str, scored: list[_Scored], parse: ScreenParse, image: Any) -> list[_Scored]:
     windows = titled_windows(title, parse) if title else []
     if windows:   # the tree knows the window by its title: inside is inside its box
-        out = []
-        for s in scored:
-            inside = any(w.contains(s.box.center) for w in windows)
-            out.append(replace(s, score=s.score * (1.0 if inside else 0.4),
-                               why=s.why + (" inside" if inside else " outside") + f" the {title} window"))
-        return out
+        return _weighed_by_place(scored, windows, f"{title} window")
     panels = find_panels(image) if image is not None else []
     if title:
         anchors = [a for a in _direct_matches(parse_description(f'"{title}"'), parse.elements)
@@ -361,11 +356,16 @@ def _apply_container(title: str, scored: list[_Scored], parse: ScreenParse, imag
     else:
         screen = parse.width * parse.height
         regions = [p for p in panels if 0.03 * screen <= p.area <= 0.9 * screen]
+    return _weighed_by_place(scored, regions, title or "dialog")
+
+
+def _weighed_by_place(scored: list[_Scored], regions: Sequence[Box], named: str) -> list[_Scored]:
+    """Candidates outside every region keep 0.4 of their score; the reason says which."""
     out = []
     for s in scored:
         inside = any(r.contains(s.box.center) for r in regions)
         out.append(replace(s, score=s.score * (1.0 if inside else 0.4),
-                           why=s.why + (" inside" if inside else " outside") + f" the {title or 'dialog'}"))
+                           why=s.why + (" inside" if inside else " outside") + f" the {named}"))
     return out
 
 
