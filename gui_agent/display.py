@@ -109,7 +109,10 @@ def wayland_limits(env: Mapping[str, str] | None = None) -> str | None:
 class VirtualDisplay:
     """An Xvfb server for as long as the context lasts (Linux only).
 
-    ``display=None`` lets Xvfb pick the first free number. The environment
+    ``display=None`` lets Xvfb pick the first free number. The server runs with ``-noreset``:
+    by default Xvfb resets when its last client disconnects, which drops what was put on the
+    root window (the accessibility bus address) and refuses a client that connects during the
+    reset (an app started just as a screenshot tool disconnected aborts). The environment
     (``DISPLAY``, ``XAUTHORITY``) is set while active and restored afterwards; the
     server and any XAUTHORITY file made here are removed even when start fails midway.
     """
@@ -165,7 +168,7 @@ class VirtualDisplay:
     def _start_server(self) -> None:
         from pyvirtualdisplay import Display
 
-        extra = list(self.extra_args)
+        extra = ["-noreset", *self.extra_args]
         if self.requested is not None:
             extra.append(f":{int(self.requested)}")
         server = Display(backend="xvfb", size=self.size, color_depth=self.depth,

@@ -58,10 +58,11 @@ def task_folder_name(suite: Suite, task: TaskSpec) -> str:
 def _last_lines(path: Path, count: int = 3) -> str:
     """The last few non-empty lines a program wrote (the cause is often above the last one)."""
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").strip().splitlines()
+        lines = [line.strip() for line in
+                 path.read_text(encoding="utf-8", errors="replace").splitlines() if line.strip()]
     except OSError:
         return ""
-    return " / ".join(line.strip()[:200] for line in lines[-count:] if line.strip())
+    return " / ".join(line[:200] for line in lines[-count:])
 
 
 class Apps:

@@ -393,6 +393,23 @@ def test_virtual_display_sets_and_restores_the_environment(xvfb: str, tmp_path: 
     display.stop()  # idempotent
 
 
+def test_a_virtual_display_does_not_reset_when_its_last_client_leaves(xvfb: str) -> None:
+    # By default Xvfb resets when its last client disconnects: what was on the root window
+    # (the accessibility bus address) is dropped, and a client connecting meanwhile (an app
+    # started by a batch worker) is refused and aborts.
+    require_tool("xprop", apt="x11-utils")
+    display = _start_own((320, 240))
+    try:
+        env = {**os.environ, "DISPLAY": display.name or ""}
+        subprocess.run(["xprop", "-root", "-f", "_GUI_AGENT_MARK", "8s", "-set", "_GUI_AGENT_MARK",
+                        "kept"], env=env, check=True, timeout=20)
+        read = subprocess.run(["xprop", "-root", "_GUI_AGENT_MARK"], env=env, check=True,
+                              capture_output=True, text=True, timeout=20)
+        assert '"kept"' in read.stdout, read.stdout
+    finally:
+        display.stop()
+
+
 def test_ensure_display_headless_starts_and_stops(xvfb: str) -> None:
     before = os.environ["DISPLAY"]
     with ensure_display(headless=True, size=(640, 480)) as name:
