@@ -1,65 +1,51 @@
 """The Ray driver's fault handling, on a real local Ray instance with desktops that need no
 display (``tests/support/ray_desktops.py``): a lost worker's task runs again elsewhere (bounded,
 recorded), a hung task is stopped with its worker and Ray replaces the worker, and no task is
-reported twice. Without Ray, ``--ray`` says how to install it and touches no earlier result."""
+reported twice (the driver runs in a child process: ``tests/support/ray_scenarios.py`` says
+why). Without Ray, ``--ray`` says how to install it and touches no earlier result."""
 
 from __future__ import annotations
 
 import json
-import logging
 import os
 import subprocess
 import sys
-import textwrap
+from pathlib import Path
 
 import pytest
 
-from gui_agent.batch.options import BatchOptions
-from gui_agent.batch.progress import BatchProgress, describe_record
-from gui_agent.batch.results import ResultsLog, read_records
-from gui_agent.batch.suite import load_suite
+from gui_agent.batch.progress import describe_record
+from gui_agent.batch.results import TaskRecord, read_records
 from tests.support.paths import REPO
-from tests.support.ray_desktops import FakeDesktop
+from tests.support.ray_scenarios import SCENARIOS
 from tests.support.requirements import require_module
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
 
 
 @pytest.fixture(scope="module")
-def ray():
-    ray = require_module("ray")
-    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
-             logging_level=logging.ERROR)
-    yield ray
-    ray.shutdown()
+def scenarios(tmp_path_factory) -> Path:
+    """Every scenario of ``tests/support/ray_scenarios.py``, run once in a child process."""
+    require_module("ray")
+    folder = tmp_path_factory.mktemp("ray-scenarios")
+    done = subprocess.run([sys.executable, "-m", "tests.support.ray_scenarios", str(folder),
+                           *SCENARIOS], capture_output=True, text=True, cwd=REPO,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=170)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return folder
 
 
-def run(ray, tmp_path, ids, workers=2, ray_section="task_timeout: 60"):
-    from gui_agent.batch.ray_runner import RayBatchRun
-
-    suite_path = tmp_path / "s.yaml"
-    tasks = "".join(f"  - {{id: {i}, instruction: click OK}}\n" for i in ids)
-    suite_path.write_text(f"tasks:\n{tasks}ray:\n" + textwrap.indent(ray_section, "  "),
-                          encoding="utf-8")
-    suite = load_suite(suite_path)
-    out = tmp_path / "out"
-    opts = BatchOptions(suite.path, out, workers=workers, quiet=True, ray="local")
-    with ResultsLog(out / "results.jsonl") as results, \
-            BatchProgress(len(suite.tasks), quiet=True) as progress:
-        batch = RayBatchRun(opts, suite, list(suite.tasks), results, progress,
-                            desktop=FakeDesktop)
-        try:
-            batch.run()
-        finally:
-            batch.stop_all(graceful=batch.error is None)
-    records = read_records(out / "results.jsonl")
+def outcome(folder: Path, name: str) -> tuple[str | None, dict[str, TaskRecord]]:
+    """The scenario's run error and its records by task; no task may be reported twice."""
+    error = json.loads((folder / name / "error.json").read_text(encoding="utf-8"))
+    records = read_records(folder / name / "out" / "results.jsonl")
     assert len({r.task for r in records}) == len(records), "a task was reported twice"
-    return batch, {r.task: r for r in records}
+    return error, {r.task: r for r in records}
 
 
-def test_a_task_whose_worker_dies_runs_again_on_a_restarted_worker(ray, tmp_path):
-    batch, records = run(ray, tmp_path, ["ok-1", "die-once-a", "ok-2", "ok-3"])
-    assert batch.error is None
+def test_a_task_whose_worker_dies_runs_again_on_a_restarted_worker(scenarios):
+    error, records = outcome(scenarios, "lost-once")
+    assert error is None
     assert all(r.passed for r in records.values()) and len(records) == 4
     again = records["die-once-a"]
     assert len(again.retries) == 1 and "was lost while running it" in again.retries[0]
@@ -68,10 +54,9 @@ def test_a_task_whose_worker_dies_runs_again_on_a_restarted_worker(ray, tmp_path
     assert all(not records[k].retries for k in ("ok-1", "ok-2", "ok-3"))
 
 
-def test_retries_are_bounded_and_recorded(ray, tmp_path):
-    batch, records = run(ray, tmp_path, ["die-always-a", "ok-1"],
-                         ray_section="task_retries: 1\nrestarts: 3\n")
-    assert batch.error is None
+def test_retries_are_bounded_and_recorded(scenarios):
+    error, records = outcome(scenarios, "lost-always")
+    assert error is None
     lost = records["die-always-a"]
     assert (lost.outcome, lost.agent_outcome) == ("failed", "crashed")
     assert "its worker was lost 2 times while running it" in lost.reason
@@ -79,10 +64,9 @@ def test_retries_are_bounded_and_recorded(ray, tmp_path):
     assert records["ok-1"].passed
 
 
-def test_a_hung_task_is_stopped_with_its_worker_which_ray_replaces(ray, tmp_path):
-    batch, records = run(ray, tmp_path, ["ok-1", "hang-a", "ok-2"], workers=1,
-                         ray_section="task_timeout: 3\n")
-    assert batch.error is None
+def test_a_hung_task_is_stopped_with_its_worker_which_ray_replaces(scenarios):
+    error, records = outcome(scenarios, "hung")
+    assert error is None
     hung = records["hang-a"]
     assert (hung.outcome, hung.agent_outcome) == ("failed", "hung")
     assert "no result after 3 s (its limit)" in hung.reason and not hung.retries
@@ -90,10 +74,9 @@ def test_a_hung_task_is_stopped_with_its_worker_which_ray_replaces(ray, tmp_path
     assert records["ok-2"].node != records["ok-1"].node  # another process: the replacement
 
 
-def test_when_every_worker_is_gone_the_run_ends_with_an_error(ray, tmp_path):
-    batch, records = run(ray, tmp_path, ["die-always-a", "ok-1"], workers=1,
-                         ray_section="task_retries: 5\nrestarts: 1\n")
-    assert batch.error and "every worker is gone" in batch.error
+def test_when_every_worker_is_gone_the_run_ends_with_an_error(scenarios):
+    error, records = outcome(scenarios, "all-gone")
+    assert error and "every worker is gone" in error
     assert "ok-1" not in records  # not run, so not recorded: --resume runs it
 
 
