@@ -2,8 +2,8 @@
 playground apps.
 
 - The shipped playground suite on a local cluster of two nodes (two raylets on this machine,
-  ``ray.cluster_utils.Cluster``) gives the same results as the local runner, with both nodes used
-  and every step's screenshot copied back for the report.
+  ``ray.cluster_utils.Cluster``) passes every task, as the local runner does
+  (``test_gate_batch.py``), with both nodes used and every step's screenshot copied back.
 - Killing the second node mid-suite still completes the suite: the task that was running there
   runs again on the other node (recorded in its result), and every task is reported once.
 - Ctrl+C on the driver (SIGINT to its process group, as a terminal sends it), then a hard kill
@@ -95,19 +95,16 @@ def two_nodes():
     cluster.shutdown()
 
 
-def test_the_playground_suite_on_two_nodes_matches_the_local_runner(tmp_path, two_nodes):
+def test_the_playground_suite_on_two_nodes_passes_as_the_local_runner_does(tmp_path, two_nodes):
+    # The local runner passes every task of this suite (tests/e2e/test_gate_batch.py): on Ray
+    # each task must end the same way, as "passed" (its expected outcome met).
     cluster, _ = two_nodes
-    local = subprocess.run(batch(tmp_path / "local"), cwd=tmp_path, env=env(),
-                           capture_output=True, text=True, timeout=400)
     on_ray = subprocess.run(batch(tmp_path / "ray", "--ray", cluster.address), cwd=tmp_path,
                             env=env(), capture_output=True, text=True, timeout=400)
     assert on_ray.returncode == 0, (failures(tmp_path / "ray"), on_ray.stderr[-3000:])
-    assert local.returncode == 0, (failures(tmp_path / "local"), local.stderr[-3000:])
-    by_local = {r["task"]: r for r in records(tmp_path / "local")}
     by_ray = {r["task"]: r for r in records(tmp_path / "ray")}
     assert len(by_ray) == len(records(tmp_path / "ray")) == 19  # each task once
-    assert {k: (r["outcome"], r["agent_outcome"]) for k, r in by_ray.items()} == \
-        {k: (r["outcome"], r["agent_outcome"]) for k, r in by_local.items()}
+    assert all(r["outcome"] == "passed" for r in by_ray.values()), failures(tmp_path / "ray")
     assert len({r["node"] for r in by_ray.values()}) == 2  # both raylets ran desktops
     assert f"results: {tmp_path / 'ray' / 'results.jsonl'}; report: " in on_ray.stdout
     page = (tmp_path / "ray" / "index.html").read_text(encoding="utf-8")
