@@ -35,6 +35,14 @@ class Grounder(Protocol):
     def candidates(self, description: str, observation: Observation) -> list[Candidate]: ...
 
 
+@runtime_checkable
+class InstructionAware(Protocol):
+    """A rung that leaves out the task's own words on the screen (a page's instruction bar,
+    the agent's task box): the ladder tells it the task being run."""
+
+    instruction: str
+
+
 def literal_reading(description: str) -> str | None:
     """The description as one quoted name, when its words were read as an ordinal or a role
     ('Copy Last Result': the last result named Copy) and it is written as a name: more than one
@@ -96,7 +104,7 @@ class GroundingLadder:
     def instruction(self, task: str) -> None:
         self._instruction = task
         for rung in self.grounders:
-            if hasattr(rung, "instruction"):
+            if isinstance(rung, InstructionAware):
                 rung.instruction = task
 
     def with_rung(self, grounder: Grounder) -> GroundingLadder:
