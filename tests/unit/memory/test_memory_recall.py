@@ -9,14 +9,9 @@ import pytest
 from gui_agent.bench.retrieval import evaluate, format_report, load_dataset
 from gui_agent.errors import ConfigError
 from gui_agent.memory.models import Skill, SkillParameter, SkillStats, SkillStep
-from gui_agent.memory.recall import (
-    SkillIndex,
-    _entry,
-    content_terms,
-    fill_parameters,
-    stem,
-    tokenize,
-)
+from gui_agent.memory.parameter_filling import fill_parameters, skill_entry
+from gui_agent.memory.recall import SkillIndex
+from gui_agent.memory.task_words import content_terms, stem, tokenize
 
 
 def make(name: str, examples: list[str], params: tuple[SkillParameter, ...] = (),
@@ -69,10 +64,10 @@ def test_content_terms_mask_values_and_stopwords() -> None:
 
 
 def test_index_masks_example_values_but_keeps_loose_quotes() -> None:
-    terms = _entry(LOGIN).terms
+    terms = skill_entry(LOGIN).terms
     assert "ann" not in terms and "secret" not in terms and "hunter2" not in terms
     assert {"log", "password", "sign"} <= set(terms)
-    loose = _entry(make("log_in_click", ['type "x" into the Username field, then click "Log in"'],
+    loose = skill_entry(make("log_in_click", ['type "x" into the Username field, then click "Log in"'],
                         (SkillParameter("username"),))).terms
     assert "x" not in loose and "log" in loose  # "Log in" fills nothing: it stays as words
 

@@ -14,8 +14,8 @@ from PIL import Image
 from gui_agent.cli import main
 from gui_agent.memory import MemoryStore
 from gui_agent.memory.experience import ExperienceMemory
+from gui_agent.memory.parameter_filling import fill_parameters
 from gui_agent.memory.portable import export_skill
-from gui_agent.memory.recall import fill_parameters
 from gui_agent.secrets import MASK
 from gui_agent.trajectory import RunFolder, RunResult, StepLog
 

@@ -13,8 +13,9 @@ from gui_agent.bench.retrieval import load_dataset
 from gui_agent.bench.skill_library import recall_queries, synthetic_skills
 from gui_agent.memory import schema
 from gui_agent.memory.experience import ExperienceMemory
-from gui_agent.memory.recall import SkillIndex, tokenize
+from gui_agent.memory.recall import SkillIndex
 from gui_agent.memory.store import MemoryStore
+from gui_agent.memory.task_words import tokenize
 
 
 def _signature(index: SkillIndex, task: str, limit: int) -> list[tuple]:
