@@ -194,6 +194,19 @@ def _strip_fillers(tokens: list[str]) -> list[str]:
         if not k or (start + k < end and match_verb(tokens[start:start + 6]) is not None):
             break
         start += k
-    while end > start and (tokens[end - 1] == "," or tokens[end - 1].lower() in vocab.TRAILING_FILLERS):
-        end -= 1
+    while end > start:
+        k = 1 if tokens[end - 1] == "," else _phrase_len_before(tokens, end, vocab.TRAILING_FILLERS)
+        if not k or end - k <= start:
+            break
+        end -= k
     return tokens[start:end]
+
+
+def _phrase_len_before(tokens: list[str], end: int, phrases: tuple[str, ...]) -> int:
+    """How many tokens before ``end`` one of ``phrases`` (lower case) covers; 0 if none."""
+    best = 0
+    for phrase in phrases:
+        words = phrase.split(" ")
+        if len(words) <= end and [t.lower() for t in tokens[end - len(words):end]] == words:
+            best = max(best, len(words))
+    return best

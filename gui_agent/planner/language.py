@@ -91,7 +91,7 @@ SCHEMA: dict[str, str] = {
     "targets.widget_kinds": NAMES, "targets.scroll_ends": NAMES,
     "texts.appear_phrases": PHRASES, "texts.text_nouns": PHRASES,
     "texts.generic_text_nouns": WORDS, "texts.field_nouns": WORDS, "texts.empty_objects": WORDS,
-    "texts.case_words": NAMES, "texts.value_phrases": PHRASES, "texts.value_places": PHRASES,
+    "texts.case_words": NAMES, "texts.value_phrases": PHRASES, "texts.vague_readings": PHRASES, "texts.value_places": PHRASES,
     "texts.word_phrases": NAMES,
     "numbers.words": COUNTS, "numbers.times": COUNTS, "numbers.time_units": AMOUNTS,
     "numbers.vague_waits": AMOUNTS, "numbers.scroll_amounts": COUNTS, "numbers.months": COUNTS,

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from ..actions import Scroll
 from . import vocabulary as vocab
 from .clauses import Clause
-from .phrases import Tokens, desc, lower_word
+from .phrases import Tokens, desc, fail, lower_word
 
 VALUE_OF = "the value of"
 _WORD_NAMES = {1: "first", 2: "second", 3: "third", -1: "last"}
@@ -26,6 +26,11 @@ def reading_of(clause: Clause, toks: Tokens) -> str | None:
     """The canonical reading a value's tokens ask for ('the value of "Color"', 'the last word of
     the paragraph'), or None when they are a text to type as it is."""
     low = [lower_word(t) for t in toks]
+    vague = next((p for p in vocab.VAGUE_READINGS if low[:len(p.split())] == p.split()), None)
+    if vague is not None:
+        raise fail(clause, f"{' '.join(toks)!r} describes a text to read off the screen without "
+                           "naming it; name it, one field at a time: 'enter the value of Color "
+                           "into the Color field'")
     for phrases, is_value in ((vocab.VALUE_PHRASES, True), (tuple(vocab.WORD_PHRASES), False)):
         for phrase in phrases:
             words = phrase.split()

@@ -73,6 +73,7 @@ CASE_WORDS: Mapping[str, str] = _L.names("texts.case_words")
 VALUE_PHRASES: tuple[str, ...] = _L.phrases("texts.value_phrases")
 VALUE_PLACES: tuple[str, ...] = _L.phrases("texts.value_places")
 WORD_PHRASES: Mapping[str, str] = _L.names("texts.word_phrases")
+VAGUE_READINGS: tuple[str, ...] = _L.phrases("texts.vague_readings")
 
 # Counts and durations.
 NUMBER_WORDS: Mapping[str, int] = _L.counts("numbers.words")
