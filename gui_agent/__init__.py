@@ -30,7 +30,7 @@ _EXPORTS: dict[str, str] = {
     "save_settings": "config_file", "config_path": "config_file", "check_hotkey": "config_file",
     # the action space
     "Action": "actions", "Click": "actions", "Type": "actions", "Hotkey": "actions",
-    "Scroll": "actions", "Drag": "actions", "Move": "actions", "Wait": "actions",
+    "Scroll": "actions", "Drag": "actions", "Resize": "actions", "Move": "actions", "Wait": "actions",
     "OpenApp": "actions", "Done": "actions", "Fail": "actions", "AskUser": "actions",
     "RunSkill": "actions", "parse_action": "actions", "format_action": "actions",
     # the screen and where things are
@@ -105,6 +105,7 @@ if TYPE_CHECKING:   # for type checkers and editors: the same names, imported ea
         Hotkey,
         Move,
         OpenApp,
+        Resize,
         RunSkill,
         Scroll,
         Type,

@@ -19,10 +19,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from .accessibility.live import handle_of, wait_for_focus, wait_until_enabled
-from .actions import Action, Click, Drag, Move, Scroll, Type, Wait
+from .actions import Action, Click, Drag, Move, Resize, Scroll, Type, Wait
 from .control.base import Controller
 from .executor import perform
-from .geometry import Point
+from .geometry import Box, Point
 from .grounding.candidate import Candidate
 from .screen.observation import Observation
 from .verify.effect import (
@@ -43,6 +43,18 @@ ENABLED_WAIT_S = 2.0      # at most this long for a control the tree says is dis
 DRY_RUN = Effect(True, "nothing: a dry run performs nothing", judged=False)
 # Actions with no effect that can be seen for certain are performed once and not judged.
 _UNJUDGED = (Scroll, Move, Wait)
+
+
+def resize_drag(box: Box, width: float, height: float, screen: tuple[int, int]) -> tuple[Point, Point]:
+    """Where to grab an element to resize it (just inside its bottom-right corner, where a text
+    area's grip is) and where to let go so that it becomes ``width`` x ``height`` times its
+    size, kept a few pixels inside the screen (image pixels)."""
+    inset = max(3, min(8, round(0.03 * min(box.width, box.height))))
+    grip = Point(box.right - inset, box.bottom - inset)
+    x = grip.x + round(box.width * (width - 1))
+    y = grip.y + round(box.height * (height - 1))
+    w, h = screen
+    return grip, Point(min(max(x, box.left + inset), w - 3), min(max(y, box.top + inset), h - 3))
 
 
 @dataclass(frozen=True)
@@ -86,12 +98,15 @@ class Actor:
     def _act(self, action: Action, cands: dict[str, Candidate], obs: Observation,
              secret: bool) -> Acted:
         points = {name: obs.to_screen(c.point) for name, c in cands.items()}
+        if isinstance(action, Resize):
+            grip, to = resize_drag(cands["target"].box, action.width, action.height, obs.image.size)
+            points = {"source": obs.to_screen(grip), "destination": obs.to_screen(to)}
         if not self.live:
             self._perform(action, points)
             return Acted(self.observe(), DRY_RUN)
         if isinstance(action, Type):
             return self._type(action, points, cands.get("into"), obs, secret)
-        if isinstance(action, Click | Drag):
+        if isinstance(action, Click | Drag | Resize):
             refused = self._disabled(cands.get("target") or cands.get("source"), obs)
             if refused is not None:
                 return refused

@@ -134,6 +134,34 @@ class Drag(Action):
         return self.source
 
 
+RESIZE_LIMITS = (0.25, 4.0)   # the factors a resize may ask for
+
+
+@dataclass(frozen=True)
+class Resize(Action):
+    """Make an element ``width`` x ``height`` times its size by dragging its bottom-right
+    corner (where a text area's grip, a pane's or a window's corner is)."""
+
+    name: ClassVar[str] = "resize"
+    target_: Target = field(metadata={"arg": "target"})
+    width: float = 1.0
+    height: float = 1.0
+
+    def __post_init__(self) -> None:
+        _check_target(self.target_, "resize target")
+        low, high = RESIZE_LIMITS
+        for what, value in (("width", self.width), ("height", self.height)):
+            if not (math.isfinite(value) and low <= value <= high):
+                raise ActionParseError(f"resize: {what} is a factor between {low:g} and {high:g}, "
+                                       f"not {value!r}")
+        if self.width == 1.0 and self.height == 1.0:
+            raise ActionParseError("resize needs a width or height factor other than 1")
+
+    @property
+    def target(self) -> Target:
+        return self.target_
+
+
 @dataclass(frozen=True)
 class Move(Action):
     name: ClassVar[str] = "move"
@@ -199,7 +227,8 @@ class AskUser(Action):
 
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.name: cls
-    for cls in (Click, Type, Hotkey, Scroll, Drag, Move, Wait, OpenApp, RunSkill, Done, Fail, AskUser)
+    for cls in (Click, Type, Hotkey, Scroll, Drag, Resize, Move, Wait, OpenApp, RunSkill, Done, Fail,
+                AskUser)
 }
 _TARGET_FIELDS = {"target_", "into", "at", "source", "destination"}
 

@@ -6,7 +6,19 @@ import logging
 import sys
 import threading
 
-from .actions import Action, Click, Drag, Hotkey, Move, OpenApp, RunSkill, Scroll, Type, Wait
+from .actions import (
+    Action,
+    Click,
+    Drag,
+    Hotkey,
+    Move,
+    OpenApp,
+    Resize,
+    RunSkill,
+    Scroll,
+    Type,
+    Wait,
+)
 from .control.base import Controller
 from .errors import PlanningError
 from .geometry import Point
@@ -39,7 +51,8 @@ def perform(action: Action, points: dict[str, Point], controller: Controller,
             controller.hotkey(*keys)
         case Scroll(direction=direction, amount=amount):
             controller.scroll(direction, amount, points.get("at"))
-        case Drag():
+        case Drag() | Resize():
+            # a resize's grip and where it goes are worked out from the element's box (acting.py)
             controller.drag(points["source"], points["destination"])
         case Move():
             controller.move(points["target"])

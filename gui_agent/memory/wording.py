@@ -17,6 +17,7 @@ from ..actions import (
     Hotkey,
     Move,
     OpenApp,
+    Resize,
     RunSkill,
     Scroll,
     Type,
@@ -116,6 +117,8 @@ def _say(a: Action) -> str:
         return f"open {a.app}"
     if isinstance(a, Drag):
         return f"drag {_ref(a.source)} to {_ref(a.destination)}"
+    if isinstance(a, Resize):
+        return f"resize {_ref(a.target_)} to {a.width:g} x its width, {a.height:g} x its height"
     if isinstance(a, Move):
         return f"move to {_ref(a.target_)}"
     if isinstance(a, RunSkill):

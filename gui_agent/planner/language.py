@@ -91,15 +91,17 @@ SCHEMA: dict[str, str] = {
     "targets.widget_kinds": NAMES, "targets.scroll_ends": NAMES,
     "texts.appear_phrases": PHRASES, "texts.text_nouns": PHRASES,
     "texts.generic_text_nouns": WORDS, "texts.field_nouns": WORDS, "texts.empty_objects": WORDS,
-    "texts.case_words": NAMES, "texts.value_phrases": PHRASES, "texts.vague_readings": PHRASES, "texts.value_places": PHRASES,
-    "texts.word_phrases": NAMES,
+    "texts.case_words": NAMES, "texts.value_phrases": PHRASES, "texts.vague_readings": PHRASES,
+    "texts.value_places": PHRASES, "texts.word_phrases": NAMES,
+    "sizes.grow": WORDS, "sizes.shrink": WORDS, "sizes.width": WORDS, "sizes.height": WORDS,
+    "sizes.links": PHRASES, "sizes.verbs": NAMES,
     "numbers.words": COUNTS, "numbers.times": COUNTS, "numbers.time_units": AMOUNTS,
     "numbers.vague_waits": AMOUNTS, "numbers.scroll_amounts": COUNTS, "numbers.months": COUNTS,
     "keys.modifiers": NAMES, "keys.names": NAMES, "keys.suffixes": PHRASES,
     "keys.symbols": NAMES,
 }
 _TOP = ("understood", "verbs", "vague_verbs", "clauses", "rewrites", "targets", "texts",
-        "numbers", "keys", "readme")
+        "sizes", "numbers", "keys", "readme")
 _SECTION_EXTRAS = {"clauses": ("examples", "refused"), "keys": ("function_keys",)}
 _KIND = re.compile(r"[a-z][a-z_]*")
 

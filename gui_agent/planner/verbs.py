@@ -34,6 +34,7 @@ from .phrases import (
     with_role,
     words_of,
 )
+from .resizing import read_resize
 from .text_entry import read_enter, read_fill, read_set, read_type
 
 # -- readers -------------------------------------------------------------------------------
@@ -298,6 +299,7 @@ _READERS: dict[str, Callable[[Clause, Tokens], list[Action]]] = {
     "expand": _plain_click, "collapse": _plain_click, "focus": _plain_click,
     "type": read_type, "enter": read_enter, "fill": read_fill, "clear": _clear, "set": read_set,
     "open": _open, "launch": _launch, "scroll": _scroll, "drag": _drag, "hover": _hover,
+    "resize": lambda c, t: read_resize(lower_word(c.tokens[0]), c, t),
     "submit": _submit, "done": _done, "go_to": _go_to, "close": read_close, "browse": read_browse,
     "highlight": read_highlight,
     "copy": read_copy, "paste": _shortcut(("ctrl", "v")),

@@ -75,6 +75,15 @@ VALUE_PLACES: tuple[str, ...] = _L.phrases("texts.value_places")
 WORD_PHRASES: Mapping[str, str] = _L.names("texts.word_phrases")
 VAGUE_READINGS: tuple[str, ...] = _L.phrases("texts.vague_readings")
 
+# Resizing: which way a size goes, which size, the words that join the element to how, and
+# the verbs that say it themselves ('enlarge': both larger).
+GROW_WORDS: frozenset[str] = _L.words("sizes.grow")
+SHRINK_WORDS: frozenset[str] = _L.words("sizes.shrink")
+WIDTH_WORDS: frozenset[str] = _L.words("sizes.width")
+HEIGHT_WORDS: frozenset[str] = _L.words("sizes.height")
+SIZE_LINKS: tuple[str, ...] = _L.phrases("sizes.links")
+SIZE_VERBS: Mapping[str, str] = _L.names("sizes.verbs")
+
 # Counts and durations.
 NUMBER_WORDS: Mapping[str, int] = _L.counts("numbers.words")
 TIMES_WORDS: Mapping[str, int] = _L.counts("numbers.times")

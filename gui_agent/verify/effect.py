@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image
 
-from ..actions import Action, Click, Drag, Hotkey, OpenApp, Type
+from ..actions import Action, Click, Drag, Hotkey, OpenApp, Resize, Type
 from ..geometry import Box
 from ..grounding.matching import ocr_fold
 from ..parsing.elements import Element, ElementKind, ScreenParse, ScreenParsing
@@ -303,6 +303,8 @@ def action_effect(action: Action, before: Image.Image, after: Image.Image,
         return change_effect(what, before, after)
     if isinstance(action, Drag):
         return change_effect("the drag", before, after)
+    if isinstance(action, Resize):
+        return change_effect("the resize", before, after)
     if isinstance(action, OpenApp):
         return change_effect(f"opening {action.app!r}", before, after)
     if isinstance(action, Hotkey):

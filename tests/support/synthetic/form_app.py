@@ -2,6 +2,8 @@
 to a controller the way a real toolkit does — a click focuses the field under it, typed keys go
 to the focused field, Enter submits — with faults a real desktop shows: keys that are lost,
 a click that does not move the focus, an Enter that does nothing, a button that does nothing.
+With ``notes=True`` it also has a Notes text area that a drag from its grip (its bottom-right
+corner, as a web page's text area) resizes, unless the fault ``fixed_size`` holds it.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ class Faults:
     ignore_enter: bool = False       # Enter does nothing
     dead_button: bool = False        # the button does nothing
     lag: int = 0                     # typed text shows only after this many more screenshots
+    fixed_size: bool = False         # the Notes area's grip does nothing
 
 
 @dataclass
@@ -37,6 +40,9 @@ class FormApp:
     status: str = "Ready"
     presses: list[str] = field(default_factory=list)
     pending: list[tuple[int, str, str]] = field(default_factory=list)   # (frames left, field, text)
+    notes: Box | None = None          # the resizable Notes area, when the app has one
+
+    GRIP = 12                         # px of the area's bottom-right corner that resize it
 
     fields = {"Name": Box(140, 60, 300, 34), "City": Box(140, 120, 300, 34)}
     button = Box(140, 190, 120, 36)
@@ -56,6 +62,13 @@ class FormApp:
         draw.rectangle(self.button.corners, fill=(222, 222, 226), outline=(140, 140, 140))
         draw.text((self.button.left + 30, self.button.top + 9), "Submit", fill=(20, 20, 20), font=font)
         draw.text((40, 260), self.status, fill=(20, 20, 20), font=font)
+        if self.notes is not None:
+            box = self.notes
+            draw.text((40, box.top + 8), "Notes", fill=(20, 20, 20), font=font)
+            draw.rectangle(box.corners, fill=(255, 255, 255), outline=(140, 140, 140), width=2)
+            for k in (4, 8):   # the grip's two diagonal strokes
+                draw.line([(box.right - 3, box.bottom - 3 - k), (box.right - 3 - k, box.bottom - 3)],
+                          fill=(120, 120, 120), width=1)
         return image
 
     def observe(self) -> Observation:
@@ -114,7 +127,15 @@ class FormController:
         self.app.presses.append(f"move {point.x},{point.y}")
 
     def drag(self, src: Point, dst: Point, duration: float = 0.3, button: str = "left") -> None:
-        self.app.presses.append("drag")
+        app = self.app
+        app.presses.append(f"drag {src.x},{src.y} {dst.x},{dst.y}")
+        box = app.notes
+        if box is None or app.faults.fixed_size:
+            return
+        grip = Box(box.right - app.GRIP, box.bottom - app.GRIP, app.GRIP, app.GRIP)
+        if grip.contains(src):
+            app.notes = Box(box.left, box.top, max(40, box.width + dst.x - src.x),
+                            max(24, box.height + dst.y - src.y))
 
     def scroll(self, direction: str, amount: int = 3, point: Point | None = None) -> None:
         self.app.presses.append(f"scroll {direction}")

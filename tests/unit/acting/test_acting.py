@@ -10,9 +10,10 @@ from __future__ import annotations
 import pytest
 
 from gui_agent import Engine
-from gui_agent.acting import Actor
-from gui_agent.actions import Click, Hotkey, Scroll, Type
+from gui_agent.acting import Actor, resize_drag
+from gui_agent.actions import Click, Hotkey, Resize, Scroll, Type
 from gui_agent.config import Settings
+from gui_agent.geometry import Box, Point
 from gui_agent.grounding.default import default_ladder
 from gui_agent.parsing.elements import ElementKind
 from gui_agent.planner import offline_planner
@@ -186,3 +187,45 @@ def test_a_click_that_rightly_changes_nothing_midway_does_not_fail_the_run(tmp_p
     assert result.outcome == "done", result.reason
     assert app.values["City"] == "Paris"
     assert "stayed the same" in result.steps[0].why
+
+
+# -- resizing an element by its corner ---------------------------------------------------------
+
+NOTES = Box(140, 290, 200, 70)
+
+
+def test_resize_drags_from_just_inside_the_corner_to_the_size_asked() -> None:
+    grip, to = resize_drag(Box(100, 100, 200, 80), 1.5, 1.0, (1000, 800))
+    assert grip == Point(297, 177)                       # 3 px inside the bottom-right corner
+    assert to == Point(397, 177)                         # half as wide again, as tall as it was
+    grip, to = resize_drag(Box(100, 100, 200, 80), 0.5, 0.5, (1000, 800))
+    assert to == Point(197, 137)
+    _, to = resize_drag(Box(600, 500, 300, 200), 2.0, 2.0, (1000, 800))
+    assert to == Point(997, 797)                         # kept on the screen
+
+
+def test_a_resize_grows_the_area_and_is_seen(ladder_and_parser):
+    ladder, parser = ladder_and_parser
+    desktop = FormDesktop(FormApp(notes=NOTES))
+    obs, notes = _grounded(ladder, desktop, "the Notes field")
+    assert notes.box.contains(NOTES.center)
+    acted = _actor(desktop, parser).act(Resize("the Notes field", width=1.5), {"target": notes}, obs)
+    assert acted.effect.seen and acted.attempts == 1
+    assert abs(desktop.app.notes.width - 300) <= 8 and desktop.app.notes.height == NOTES.height
+
+
+def test_a_resize_that_changes_nothing_is_not_a_success(ladder_and_parser):
+    ladder, parser = ladder_and_parser
+    desktop = FormDesktop(FormApp(Faults(fixed_size=True), notes=NOTES))
+    obs, notes = _grounded(ladder, desktop, "the Notes field")
+    acted = _actor(desktop, parser).act(Resize("the Notes field", height=1.4), {"target": notes}, obs)
+    assert not acted.effect.seen and acted.attempts == 2
+    assert "resize" in acted.effect.describe()
+
+
+def test_a_run_resizes_a_text_area_as_the_task_says(tmp_path, ladder_and_parser):
+    app = FormApp(notes=NOTES)
+    result = _run(app, "resize the Notes field so that its width is larger, then click Submit",
+                  tmp_path, ladder_and_parser)
+    assert result.outcome == "done", result.reason
+    assert app.notes.width > NOTES.width + 50 and app.notes.height == NOTES.height

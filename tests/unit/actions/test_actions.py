@@ -17,6 +17,7 @@ from gui_agent.actions import (
     Hotkey,
     Move,
     OpenApp,
+    Resize,
     RunSkill,
     Scroll,
     Type,
@@ -44,6 +45,7 @@ actions = st.one_of(
     st.builds(Scroll, st.sampled_from(["up", "down", "left", "right"]), st.integers(1, 100),
               st.one_of(st.none(), targets)),
     st.builds(Drag, targets, targets),
+    st.builds(Resize, targets, st.sampled_from([0.5, 0.67, 1.5, 2.0]), st.sampled_from([1.0, 0.5, 1.5])),
     st.builds(Move, targets),
     st.builds(Wait, st.floats(min_value=0, max_value=3600, allow_nan=False)),
     st.builds(OpenApp, texts),
@@ -91,6 +93,7 @@ def test_call_shaped_garbage_raises_only_action_parse_error(verb, args):
         ("scroll('down', amount=5)", Scroll("down", 5)),
         ("wait(2)", Wait(2.0)),
         ("run_skill('login', user='ann')", RunSkill("login", (("user", "ann"),))),
+        ("resize('the text area', width=1.5)", Resize("the text area", width=1.5)),
         ("done()", Done()),
     ],
 )
@@ -113,6 +116,8 @@ def test_parses_known_forms(text, expected):
         ("click('a', clicks=2.5)", "whole number"),
         ("wait(-1)", "seconds"),
         ("click(**{'a': 1})", "**"),
+        ("resize('the text area')", "other than 1"),
+        ("resize('the text area', width=9)", "between 0.25 and 4"),
     ],
 )
 def test_rejects_with_clear_message(text, message):
