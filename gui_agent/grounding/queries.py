@@ -19,6 +19,8 @@ from .dialogs import Dialog, covering_dialog
 from .instruction_echo import without_echo
 from .ladder import Ladder
 
+MAX_COUNTED = 50   # elements listed at most by :meth:`ScreenQueries.named`
+
 
 class ScreenQueries:
     def __init__(self, ladder: Ladder, parser: ScreenParsing | None = None) -> None:
@@ -34,6 +36,23 @@ class ScreenQueries:
         except GroundingError:
             return False
         return True
+
+    def named(self, description: str, obs: Observation) -> list[str]:
+        """The texts of the elements ``description`` ('search result') names on the screen, in
+        reading order: those of "the 1st <description>", "the 2nd ...", while one is found (at
+        most MAX_COUNTED)."""
+        what = description[4:] if description.lower().startswith("the ") else description
+        texts = []
+        for n in range(1, MAX_COUNTED + 1):
+            suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+            try:
+                cand = self.ladder.resolve(f"the {n}{suffix} {what}", obs)
+            except AmbiguousTarget as exc:
+                cand = exc.candidates[0]
+            except GroundingError:
+                break
+            texts.append(cand.element.text if cand.element is not None else "")
+        return texts
 
     def checked_state(self, description: str, obs: Observation) -> bool | None:
         """Whether the check box or radio button a description names is checked (None: cannot tell)."""

@@ -24,8 +24,17 @@ from . import vocabulary as vocab
 from .base import Planner, StepRecord, Subtask
 from .dialogs import is_dismissal
 from .instruction_parser import parse_instructions, wanted_state
+from .paging import nth, paged_target
 from .reveal import reveal_noun
-from .screen_aids import NOT_FOUND, ModalReader, ScreenAids, SliderReader, TextsReader, ValueReader
+from .screen_aids import (
+    NOT_FOUND,
+    ModalReader,
+    NamedReader,
+    ScreenAids,
+    SliderReader,
+    TextsReader,
+    ValueReader,
+)
 from .slider import slider_target
 
 log = logging.getLogger(__name__)
@@ -127,7 +136,7 @@ def reveal_click(subtask: Subtask, opened: int) -> Click:
     element of its ``reveal`` kind, or the first collapsed tree node."""
     if subtask.reveal in (None, TREE_NODES):
         return EXPAND_CLICK
-    return Click(f"the {ordinal(opened + 1)} {subtask.reveal}")
+    return Click(f"the {nth(opened + 1)} {subtask.reveal}")
 
 
 def is_reveal(subtask: Subtask, action: Action) -> bool:
@@ -136,11 +145,6 @@ def is_reveal(subtask: Subtask, action: Action) -> bool:
         return True
     return (subtask.reveal is not None and isinstance(action, Click) and isinstance(action.target, str)
             and re.fullmatch(rf"the \d+(?:st|nd|rd|th) {re.escape(subtask.reveal)}", action.target) is not None)
-
-
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 class OfflineManager:
@@ -218,13 +222,14 @@ class OfflineWorker:
                  texts_reader: TextsReader | None = None,
                  modal_reader: ModalReader | None = None,
                  buttons_reader: TextsReader | None = None,
-                 slider_reader: SliderReader | None = None) -> None:
+                 slider_reader: SliderReader | None = None,
+                 named_reader: NamedReader | None = None) -> None:
         self.state_reader = state_reader
         self.value_reader = value_reader
         self.dialog_reader = dialog_reader
         self.task = task or (lambda: "")
         self.aids = ScreenAids(value_reader, texts_reader, modal_reader, buttons_reader,
-                               slider_reader, self.task)
+                               slider_reader, named_reader, self.task)
         self._subtask: Subtask | None = None
         self._start = 0
         self._closed = True
@@ -249,10 +254,19 @@ class OfflineWorker:
         expanded = [k for k, r in enumerate(steps) if r.ok and is_reveal(subtask, r.action)]
         if expanded and explorable(subtask):
             steps = steps[expanded[-1] + 1:]      # after an expansion, the target is tried anew
+        paged = paged_target(subtask)
+        if paged is not None and aids.paging.click is not None:
+            turned = [k for k, r in enumerate(steps) if r.ok and r.action == aids.paging.click]
+            steps = steps[turned[-1] + 1:] if turned else steps   # on a new page, tried anew
+            planned_click = subtask.actions[0]
+            steps = [replace(r, action=planned_click)
+                     if r.action == aids.paging.retarget(planned_click, paged) else r for r in steps]
         failed = next((r for r in reversed(steps) if not r.ok), None)
         if failed is not None:
             picked = aids.on_calendar(steps, observation) or \
                 aids.dismiss(failed, len(dismissed), observation) or aids.commit(failed, steps, observation)
+            if picked is None and paged is not None and failed.action == subtask.actions[0]:
+                picked = aids.turn_page(paged, failed, observation)
             if picked is not None:
                 return picked
             missed = next((r.note for r in reversed(steps) if not r.ok and r is not failed), "")
@@ -261,6 +275,8 @@ class OfflineWorker:
         if done == 0 and self._already_there(subtask, observation):
             return Done()
         due = next_planned(subtask, steps)
+        if due is not None and paged is not None and isinstance(due, Click):
+            return aids.paging.retarget(due, paged)
         if due is not None:
             return aids.due(due, observation)
         picked = aids.on_calendar(steps, observation)   # a date typed, its calendar still open
@@ -357,7 +373,8 @@ def offline_planner(state_reader: StateReader | None = None,
                     texts_reader: TextsReader | None = None,
                     modal_reader: ModalReader | None = None,
                     buttons_reader: TextsReader | None = None,
-                    slider_reader: SliderReader | None = None) -> Planner:
+                    slider_reader: SliderReader | None = None,
+                    named_reader: NamedReader | None = None) -> Planner:
     """The no-model planner; the composition root gives it the screen's answers (a box's state,
     a field's value, the dialog a target lies in, the texts shown, a dialog in the way) through
     its readers."""
@@ -367,4 +384,5 @@ def offline_planner(state_reader: StateReader | None = None,
                                                      texts_reader=texts_reader,
                                                      modal_reader=modal_reader,
                                                      buttons_reader=buttons_reader,
-                                                     slider_reader=slider_reader))
+                                                     slider_reader=slider_reader,
+                                                     named_reader=named_reader))

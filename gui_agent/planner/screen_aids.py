@@ -5,7 +5,7 @@ readers the composition root hands over, :class:`~gui_agent.grounding.queries.Sc
 when a step is due or has failed: a text to be read off the screen before it is typed
 (reading.py), a date a field would not take typed (calendar.py), a dialog the task does not
 mention in the way (dialogs.py), a form's committing button under another name, a slider set
-with its keys (slider.py). Each returns the next action, or None when it does not apply; a
+with its keys (slider.py), a numbered item on a later page of its list (paging.py). Each returns the next action, or None when it does not apply; a
 Done or Fail it returns ends the worker's attempt.
 """
 
@@ -20,6 +20,7 @@ from ..screen.observation import Observation
 from .base import StepRecord
 from .calendar import MAX_CALENDAR_STEPS, calendar_click, is_calendar_click, parse_date
 from .dialogs import MAX_DISMISSALS, DialogView, committing, dismissal, is_dismissal, way_out
+from .paging import PagingRun
 from .reading import read_value, scroll_first
 from .slider import SliderRun, SliderView
 
@@ -33,6 +34,8 @@ TextsReader = Callable[[Observation], "list[str]"]
 ModalReader = Callable[[Observation], "DialogView | None"]
 # observation -> the one slider on the screen (thumb, orientation, value shown), None: none.
 SliderReader = Callable[[Observation], "SliderView | None"]
+# (description, observation) -> the texts of the elements it names on the screen, in order.
+NamedReader = Callable[[str, Observation], "list[str]"]
 NOT_FOUND = "could not find"   # how TargetNotFound's message starts
 
 
@@ -45,13 +48,31 @@ class ScreenAids:
     modal_reader: ModalReader | None = None
     buttons_reader: TextsReader | None = None
     slider_reader: SliderReader | None = None
+    named_reader: NamedReader | None = None
     task: Callable[[], str] = lambda: ""
     commit_click: Click | None = None           # the committing button clicked for another name
     slider_run: SliderRun = field(default_factory=SliderRun)
     scrolled: bool = False                      # a text area was scrolled to its end to read it
+    paging: PagingRun = field(default_factory=PagingRun)
 
     def new_attempt(self) -> None:
         self.commit_click, self.slider_run, self.scrolled = None, SliderRun(), False
+        self.paging = PagingRun()
+
+    def turn_page(self, paged: tuple[int, str], failed: StepRecord,
+                  observation: Observation | None) -> Action | None:
+        """After "the Nth X" was not found: the click to the list's next page when this page
+        shows fewer than N Xs (paging.py); None otherwise."""
+        if self.named_reader is None or self.texts_reader is None or observation is None \
+                or not failed.note.startswith(NOT_FOUND):
+            return None
+        _, what = paged
+        click = self.paging.turn(paged, self.named_reader(what, observation),
+                                 self.texts_reader(observation))
+        if click is not None:
+            log.info("the %s is not on this page (%d shown so far): going to the next one with %s",
+                     f"{paged[0]}th {what}", self.paging.passed, format_action(click))
+        return click
 
     def due(self, action: Action, observation: Observation | None) -> Action:
         """The planned action as it is handed out: a typing step whose text is to be read off

@@ -74,6 +74,8 @@ VALUE_PHRASES: tuple[str, ...] = _L.phrases("texts.value_phrases")
 VALUE_PLACES: tuple[str, ...] = _L.phrases("texts.value_places")
 WORD_PHRASES: Mapping[str, str] = _L.names("texts.word_phrases")
 VAGUE_READINGS: tuple[str, ...] = _L.phrases("texts.vague_readings")
+NEXT_PAGE_WORDS: tuple[str, ...] = _L.phrases("targets.next_page_words")
+PAGER_WORDS: tuple[str, ...] = _L.phrases("targets.pager_words")
 
 # Resizing: which way a size goes, which size, the words that join the element to how, and
 # the verbs that say it themselves ('enlarge': both larger).
