@@ -29,10 +29,13 @@ def test_apps_started_on_a_virtual_display_do_not_open_on_the_wayland_desktop(
     windows of the person's Wayland desktop instead of on the Xvfb the agent watches."""
     monkeypatch.setenv("WAYLAND_DISPLAY", "wayland-0")
     monkeypatch.setenv("XDG_SESSION_TYPE", "wayland")
-    monkeypatch.setenv("DISPLAY", ":0")
+    # the person's XWayland display: a number Xvfb never picks for itself here (it takes the
+    # first free one, and :0 may well be free on a test machine)
+    monkeypatch.setenv("DISPLAY", ":4242")
     monkeypatch.delenv(VIRTUAL_DISPLAY_VAR, raising=False)
     with display.VirtualDisplay(size=(320, 200)) as virtual:
         assert "WAYLAND_DISPLAY" not in os.environ
-        assert display.wayland_limits() is None and virtual.name != ":0"
-    assert os.environ["WAYLAND_DISPLAY"] == "wayland-0" and os.environ["DISPLAY"] == ":0"
+        assert display.wayland_limits() is None and virtual.name != ":4242"
+        assert os.environ["DISPLAY"] == virtual.name
+    assert os.environ["WAYLAND_DISPLAY"] == "wayland-0" and os.environ["DISPLAY"] == ":4242"
     assert VIRTUAL_DISPLAY_VAR not in os.environ
