@@ -171,10 +171,16 @@ def _partial_match(query: str, text: str) -> TextMatch | None:
         # OCR often drops the space after punctuation ("lacus,.Ipsum", "Diam.Vel"): try again
         # with words cut at punctuation too
         found = _partial_over(query, text, [(m.start(), m.end()) for m in _TOKEN_RE.finditer(text)])
+    if found is None and symbol_fold(query) is not None and not _WORD_RE.search(text):
+        # A row of keys or a pager read as one run without its spaces ("789+", "123>", with a
+        # digit misread as a letter: "12З>"): each symbol in it is one key
+        found = _partial_over(query, text, [(i, i + 1) for i, c in enumerate(text)
+                                            if not c.isalnum() and not c.isspace()])
     return found
 
 
 _GLUED_RE = re.compile(r"\w[^\w\s]+\w")
+_WORD_RE = re.compile(r"[^\W\d_]{2}")   # two letters in a row: a word, not a row of keys
 _TOKEN_RE = re.compile(r"[^\W_]+")
 
 

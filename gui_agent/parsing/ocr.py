@@ -23,6 +23,7 @@ from ..errors import GuiAgentError
 from ..geometry import Box
 from .ocr_cache import OcrCache, crop_key
 from .text_regions import text_regions
+from .underlines import without_underlines
 
 log = logging.getLogger(__name__)
 
@@ -201,7 +202,7 @@ class OcrEngine:
         return out
 
     def recognize_boxes(self, bgr: np.ndarray, boxes: list[Box]) -> list[TextLine]:
-        crops = [_with_air(bgr, b) for b in boxes]
+        crops = [without_underlines(_with_air(bgr, b)) for b in boxes]
         reads = self.recognize(crops)
         return [
             TextLine(text.strip(), box, conf)

@@ -20,7 +20,9 @@ from . import vocabulary as vocab
 from .base import Subtask
 
 MAX_PAGES = 10
+MAX_PAGER_CHARS = 16     # a line this short ending in a next-page symbol is a pager
 _NTH = re.compile(r"^the (\d+)(?:st|nd|rd|th) (.+)$")
+_WORD = re.compile(r"[^\W\d_]{2}")    # two letters in a row: a word, not page numbers
 
 
 def paged_target(subtask: Subtask) -> tuple[int, str] | None:
@@ -35,13 +37,19 @@ def paged_target(subtask: Subtask) -> tuple[int, str] | None:
 
 
 def next_page_word(lines: Sequence[str]) -> str | None:
-    """The caption of the next-page control among the screen's text lines ('1 2 3 >': '>')."""
+    """The caption of the next-page control among the screen's text lines: a line or a word
+    reading one of the next-page words ('Next'), or the arrow that ends a short line of page
+    numbers ('1 2 3 >', read without its spaces as '123>')."""
     for line in lines:
-        low = line.strip().lower()
-        if low in vocab.NEXT_PAGE_WORDS:
-            return line.strip()
-        for token in line.split():
-            if token.lower() in vocab.NEXT_PAGE_WORDS:
+        short = line.strip()
+        if short.lower() in vocab.NEXT_PAGE_WORDS:
+            return short
+        if len(short) <= MAX_PAGER_CHARS and _WORD.search(short) is None:
+            symbol = next((c for c in reversed(short) if c in vocab.NEXT_PAGE_WORDS), None)
+            if symbol is not None:
+                return symbol
+        for token in short.split():
+            if _WORD.search(token) and token.lower() in vocab.NEXT_PAGE_WORDS:
                 return token
     return None
 

@@ -85,3 +85,13 @@ def test_prose_factor_falls_with_other_words_of_the_line():
 def test_quoted_words_are_a_mention(text, word, mention):
     start = text.index(word)
     assert is_mention(text, start, start + len(word)) is mention
+
+
+def test_a_symbol_is_found_in_a_row_of_keys_read_without_spaces():
+    # a pager "1 2 3 >" or a keypad row "7 8 9 +" read as one run: each symbol is one key
+    for query, text, at in ((">", "123>", 3), ("+", "789+", 3), (">", "１２З>", 3), ("»", "« 1 2 »", 6)):
+        m = match_text(query, text)
+        assert m is not None and m.partial and (m.start, m.end) == (at, at + 1), (query, text, m)
+    assert match_text(">", "value > 3 and more") is not None   # a spaced symbol is a word
+    assert match_text("+", "cats+dogs") is None                # words, not a row of keys
+    assert match_text("3", "123>") is None                     # digits stay parts of numbers

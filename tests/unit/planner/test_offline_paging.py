@@ -103,6 +103,7 @@ def test_paging_stops_when_the_page_should_hold_the_item_or_after_max_pages():
         assert run.turn((500, "result"), three, ["›"]) == Click('"›"')
     assert run.turn((500, "result"), three, ["›"]) is None
     assert next_page_word(["Previous", "1 2 3 »"]) == "»" and next_page_word(["1 2 3"]) is None
+    assert next_page_word(["Adipiscing cursus.", "123>"]) == ">"   # read without its spaces
 
 
 def test_a_planned_click_that_is_not_on_a_later_page_is_typed_unchanged():

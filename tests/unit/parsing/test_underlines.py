@@ -1,0 +1,52 @@
+"""Underlined links read as their words: the underline is painted over before recognition.
+
+A pager of underlined links, "1 2 3 >" as browsers draw it (each link underlined on its own),
+was read "1232": the underline joined the glyphs and turned ">" into "≥", then "2"."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from gui_agent.parsing.ocr import OcrEngine
+from gui_agent.parsing.underlines import without_underlines
+from tests.support.pillow_form import THEMES, font
+
+
+def _underlined(words: list[str], theme: str, font_name: str, size: int = 28) -> Image.Image:
+    c = THEMES[theme]
+    img = Image.new("RGB", (360, 80), c["bg"])
+    d = ImageDraw.Draw(img)
+    f = font(size, font_name)
+    x = 20
+    for k, word in enumerate(words):
+        colour = c["fg"] if k == 0 else c["link"]   # the current page is plain text
+        d.text((x, 20), word, fill=colour, font=f)
+        width = round(d.textlength(word, font=f))
+        if k:
+            base = 20 + f.getbbox("0")[3] + 3
+            d.line([(x, base), (x + width, base)], fill=colour, width=max(1, size // 10))
+        x += width + size // 2
+    return img
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("font_name", ["dejavu/DejaVuSans.ttf", "liberation/LiberationSans-Regular.ttf"])
+def test_an_underlined_pager_ends_with_its_arrow(theme, font_name):
+    lines = OcrEngine().read(_underlined(["1", "2", "3", ">"], theme, font_name))
+    text = "".join(line.text for line in lines).replace(" ", "")
+    assert text.endswith(">") and len(text) == 4, text   # ("3" may read as a look-alike "З")
+
+
+def test_an_underline_is_painted_over_and_descenders_are_kept():
+    img = _underlined(["1", "Gypsy"], "light", "dejavu/DejaVuSans.ttf")
+    crop = np.ascontiguousarray(np.asarray(img)[:, :, ::-1][5:75])
+    clean = without_underlines(crop)
+    ink = (np.abs(clean.mean(axis=2) - clean[0].mean()) > 40).any(axis=1)
+    assert not (np.abs(crop.mean(axis=2) - crop[0].mean()) > 40).all(axis=1).any()   # sanity
+    rows = np.flatnonzero(ink)
+    # the glyphs (with the descenders of 'y', 'p') remain; the line under them is gone
+    assert rows.size and clean[rows[-1] + 1:].std() < 1.0
+    plain = np.ascontiguousarray(np.asarray(_underlined(["1"], "light", "dejavu/DejaVuSans.ttf"))[:, :, ::-1][5:75])
+    assert without_underlines(plain) is plain           # nothing under the text: untouched
