@@ -171,6 +171,10 @@ def _partial_match(query: str, text: str) -> TextMatch | None:
         # OCR often drops the space after punctuation ("lacus,.Ipsum", "Diam.Vel"): try again
         # with words cut at punctuation too
         found = _partial_over(query, text, [(m.start(), m.end()) for m in _TOKEN_RE.finditer(text)])
+    if found is None and _SCRIPT_CHANGE_RE.search(text):
+        # an icon read as a look-alike ideograph glued to the word after it ("申Joye" for a
+        # tree's boxed plus and "Joye"): a change of script cuts words too
+        found = _partial_over(query, text, [(m.start(), m.end()) for m in _SCRIPT_RUN_RE.finditer(text)])
     if found is None and symbol_fold(query) is not None and not _WORD_RE.search(text):
         # A row of keys or a pager read as one run without its spaces ("789+", "123>", with a
         # digit misread as a letter: "12З>"): each symbol in it is one key
@@ -181,6 +185,9 @@ def _partial_match(query: str, text: str) -> TextMatch | None:
 
 _GLUED_RE = re.compile(r"\w[^\w\s]+\w")
 _WORD_RE = re.compile(r"[^\W\d_]{2}")   # two letters in a row: a word, not a row of keys
+_CJK = "\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
+_SCRIPT_CHANGE_RE = re.compile(rf"[{_CJK}][A-Za-z0-9]|[A-Za-z0-9][{_CJK}]")
+_SCRIPT_RUN_RE = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+")
 _TOKEN_RE = re.compile(r"[^\W_]+")
 
 

@@ -95,3 +95,11 @@ def test_a_symbol_is_found_in_a_row_of_keys_read_without_spaces():
     assert match_text(">", "value > 3 and more") is not None   # a spaced symbol is a word
     assert match_text("+", "cats+dogs") is None                # words, not a row of keys
     assert match_text("3", "123>") is None                     # digits stay parts of numbers
+
+
+def test_a_word_glued_to_an_icon_read_as_an_ideograph_is_found():
+    # a tree's boxed plus read as "申" and glued to the item's name
+    m = match_text("Joye", "申Joye")
+    assert m is not None and m.partial and (m.start, m.end) == (1, 5)
+    assert match_text("Joy", "申Joye") is None            # still whole words only
+    assert match_text("ヘルプ", "ヘルプ") is not None
