@@ -196,6 +196,13 @@ class Actor:
             effect = judge(typed)
         if not effect.seen or not action.enter:
             return Acted(typed, effect, attempts)
+        # Enter acts on what the typed text made of the screen: a completer's list or a search-
+        # as-you-type list still catching up would take the Enter (a save dialog then opened a
+        # folder instead of saving): it is pressed once the screen has settled.
+        t = time.perf_counter()
+        typed = wait_until_settled(self.observe, timeout=FOCUS_WAIT_S, interval=self.settle_interval,
+                                   first=typed).observation
+        self._clock("settle", t)
         self._press_enter()
         after = self._settled(typed)
         entered = self._judge(change_effect, "pressing Enter", typed.image, after.image, required=True)

@@ -28,6 +28,8 @@ class Faults:
     dead_button: bool = False        # the button does nothing
     lag: int = 0                     # typed text shows only after this many more screenshots
     fixed_size: bool = False         # the Notes area's grip does nothing
+    completer: int = 0               # typing opens a completion list for this many screenshots;
+                                     # an Enter while it shows takes its first entry instead
 
 
 @dataclass
@@ -41,6 +43,7 @@ class FormApp:
     presses: list[str] = field(default_factory=list)
     pending: list[tuple[int, str, str]] = field(default_factory=list)   # (frames left, field, text)
     notes: Box | None = None          # the resizable Notes area, when the app has one
+    completing: int = 0               # screenshots left while the completion list shows
 
     GRIP = 12                         # px of the area's bottom-right corner that resize it
 
@@ -62,6 +65,12 @@ class FormApp:
         draw.rectangle(self.button.corners, fill=(222, 222, 226), outline=(140, 140, 140))
         draw.text((self.button.left + 30, self.button.top + 9), "Submit", fill=(20, 20, 20), font=font)
         draw.text((40, 260), self.status, fill=(20, 20, 20), font=font)
+        if self.completing > 0 and self.focus:
+            field_box = self.fields[self.focus]
+            popup = Box(field_box.left, field_box.bottom + 2, field_box.width, 30)
+            draw.rectangle(popup.corners, fill=(255, 255, 255), outline=(60, 60, 60))
+            draw.text((popup.left + 8, popup.top + 6), self.values[self.focus] + "ville",
+                      fill=(20, 20, 20), font=font)
         if self.notes is not None:
             box = self.notes
             draw.text((40, box.top + 8), "Notes", fill=(20, 20, 20), font=font)
@@ -79,7 +88,9 @@ class FormApp:
             else:
                 still.append((left - 1, name, text))
         self.pending = still
-        return Observation(self.render(), MonitorGeometry(0, 0, SIZE[0], SIZE[1], 1.0, 1))
+        image = self.render()
+        self.completing = max(0, self.completing - 1)   # the completion list closes after a while
+        return Observation(image, MonitorGeometry(0, 0, SIZE[0], SIZE[1], 1.0, 1))
 
     def submit(self) -> None:
         self.status = f"Saved {self.values['Name']} from {self.values['City']}".strip()
@@ -110,10 +121,14 @@ class FormController:
                 self.app.pending.append((self.app.faults.lag, self.app.focus, text))
             else:
                 self.app.values[self.app.focus] += text
+            self.app.completing = self.app.faults.completer
 
     def press(self, key: str, presses: int = 1) -> None:
         self.app.presses.append(f"press {key}")
-        if key == "enter" and not self.app.faults.ignore_enter:
+        if key == "enter" and self.app.completing > 0 and self.app.focus:
+            self.app.values[self.app.focus] += "ville"   # the completion list took the Enter
+            self.app.completing = 0
+        elif key == "enter" and not self.app.faults.ignore_enter:
             self.app.submit()
         if key == "backspace" and self.app.focus:
             self.app.values[self.app.focus] = self.app.values[self.app.focus][:-1]

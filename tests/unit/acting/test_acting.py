@@ -229,3 +229,14 @@ def test_a_run_resizes_a_text_area_as_the_task_says(tmp_path, ladder_and_parser)
                   tmp_path, ladder_and_parser)
     assert result.outcome == "done", result.reason
     assert app.notes.width > NOTES.width + 50 and app.notes.height == NOTES.height
+
+
+def test_enter_waits_for_a_completion_list_to_close(ladder_and_parser):
+    """Under load a save dialog's completer still showed when Enter was pressed: it took the
+    Enter (opening a folder), the screen changed, and the run reported done without saving."""
+    ladder, parser = ladder_and_parser
+    desktop = FormDesktop(FormApp(Faults(completer=3)))
+    obs, city = _grounded(ladder, desktop, "the City field")
+    acted = _actor(desktop, parser).act(Type("Paris", into="the City field", enter=True), {"into": city}, obs)
+    assert desktop.app.values["City"] == "Paris" and desktop.app.status.startswith("Saved")
+    assert acted.effect.seen
