@@ -354,3 +354,9 @@ def _take_roles(text: str) -> tuple[frozenset[ElementKind], tuple[str, ...], str
                 progress = True
                 break
     return frozenset(kinds), tuple(found), " ".join(text.split())
+
+
+def ordinal_word(n: int) -> str:
+    """'1st', '2nd', '11th', '23rd': how a description writes the n-th."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

@@ -15,6 +15,7 @@ from ..errors import AmbiguousTarget, GroundingError
 from ..parsing.elements import ElementKind, ScreenParsing
 from ..parsing.sliders import Slider, find_sliders
 from ..screen.observation import Observation
+from .description import ordinal_word
 from .dialogs import Dialog, covering_dialog
 from .instruction_echo import without_echo
 from .ladder import Ladder
@@ -44,9 +45,8 @@ class ScreenQueries:
         what = description[4:] if description.lower().startswith("the ") else description
         texts = []
         for n in range(1, MAX_COUNTED + 1):
-            suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
             try:
-                cand = self.ladder.resolve(f"the {n}{suffix} {what}", obs)
+                cand = self.ladder.resolve(f"the {ordinal_word(n)} {what}", obs)
             except AmbiguousTarget as exc:
                 cand = exc.candidates[0]
             except GroundingError:

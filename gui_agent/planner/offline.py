@@ -19,12 +19,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from ..actions import Action, Click, Done, Fail, Type, format_action
+from ..grounding.description import ordinal_word
 from ..screen.observation import Observation
 from . import vocabulary as vocab
 from .base import Planner, StepRecord, Subtask
 from .dialogs import is_dismissal
 from .instruction_parser import parse_instructions, wanted_state
-from .paging import nth, paged_target
+from .paging import paged_target
 from .reveal import reveal_noun
 from .screen_aids import (
     NOT_FOUND,
@@ -136,7 +137,7 @@ def reveal_click(subtask: Subtask, opened: int) -> Click:
     element of its ``reveal`` kind, or the first collapsed tree node."""
     if subtask.reveal in (None, TREE_NODES):
         return EXPAND_CLICK
-    return Click(f"the {nth(opened + 1)} {subtask.reveal}")
+    return Click(f"the {ordinal_word(opened + 1)} {subtask.reveal}")
 
 
 def is_reveal(subtask: Subtask, action: Action) -> bool:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..actions import Action, Click
+from ..grounding.description import ordinal_word
 from . import vocabulary as vocab
 from .base import Subtask
 
@@ -60,11 +61,6 @@ def list_items(texts: Sequence[str]) -> int:
     return sum(1 for t in texts if t.strip().lower() not in pager and not t.strip().isdigit())
 
 
-def nth(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
 @dataclass
 class PagingRun:
     """The pages one attempt has turned: how many items they held, the last page click."""
@@ -78,7 +74,7 @@ class PagingRun:
         if not self.passed:
             return planned
         n, what = paged
-        return Click(f"the {nth(n - self.passed)} {what}", planned.button, planned.clicks)
+        return Click(f"the {ordinal_word(n - self.passed)} {what}", planned.button, planned.clicks)
 
     def turn(self, paged: tuple[int, str], named: Sequence[str], lines: Sequence[str]) -> Action | None:
         """The click to the next page when the items this page shows (``named``: the texts of
