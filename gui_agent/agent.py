@@ -273,9 +273,11 @@ class Agent:
             clock.add("ground", t)
             _tree_read(clock, obs)
             before = run.folder.save_image(f"{index:03d}-before", obs.image)
+            # what comes next looks at the screen as it is now, settled, not at this frame: a
+            # dialog that was slow to open on a busy machine is there for the retry
             return StepLog(index, sub.instruction, text, "failed", target=str(targets.get(next(iter(targets)))),
                            alternatives=tuple(str(c) for c in exc.candidates[:5]) if isinstance(exc, AmbiguousTarget) else (),
-                           error=str(exc), before=before, timings=clock.timings), obs
+                           error=str(exc), before=before, timings=clock.timings), self.pipeline.settle(None)
         clock.add("ground", t)
         _tree_read(clock, obs)
         shown = {**cands, **{f"alternative {i}": c for i, c in enumerate(self.ladder.last_alternatives, 1)}}

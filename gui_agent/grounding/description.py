@@ -2,7 +2,8 @@
 
 'the "Save" button', 'Save button', 'OK', 'the 2nd text field', 'the last link',
 'the field right of Email', 'the checkbox next to Remember me', 'the Name field',
-'the field for Name', 'the OK button in the Settings dialog' ... become a
+'the field for Name', 'the OK button in the Settings dialog', 'the "Share" button after
+"@ann"' (the first one that follows Ann's name in reading order: in her post, her row) ... become a
 :class:`TargetQuery`: the text to match, the element kinds the role words allow, an
 ordinal, geometric relations to anchor elements, and a container. Pure string work:
 regular expressions only, never ``eval``.
@@ -107,7 +108,7 @@ ORDINAL_WORDS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
     "eighth": 8, "ninth": 9, "tenth": 10, "last": -1,
 }
-RELATIONS = ("right_of", "left_of", "below", "above", "next_to", "near")
+RELATIONS = ("right_of", "left_of", "below", "above", "next_to", "near", "after")
 CONTAINER_NOUNS = ("dialog", "dialogue", "window", "panel", "section", "pane", "popup", "group",
                    "form", "sidebar", "toolbar")
 
@@ -160,6 +161,7 @@ _REL_PATTERNS: tuple[tuple[str, str], ...] = (
     ("above", r"(?:(?:just|immediately|directly)\s+)?above"),
     ("next_to", r"(?:next\s+to|beside|besides|alongside)"),
     ("near", r"(?:near(?:\s+to)?|close\s+to|nearby)"),
+    ("after", r"(?:(?:just|immediately|directly|right)\s+)?after"),
 )
 _REL_RE = re.compile(
     r"\b(?:" + "|".join(f"(?P<{name}>{pattern})" for name, pattern in _REL_PATTERNS) + r")\b",

@@ -14,7 +14,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..geometry import Box
 
@@ -156,6 +156,19 @@ def match_text(query: str, text: str) -> TextMatch | None:
     """
     if not query.strip() or not text.strip():
         return None
+    found = _match(query, text)
+    sigil = query.strip()[0]
+    if found is not None and sigil in HANDLE_SIGILS and sigil not in text[found.start:found.end]:
+        # '@ann' is a handle or '#42' a number: the bare word "Ann" in a sentence is less so
+        found = replace(found, score=found.score * SIGIL_FACTOR)
+    return found
+
+
+HANDLE_SIGILS = "@#"
+SIGIL_FACTOR = 0.85
+
+
+def _match(query: str, text: str) -> TextMatch | None:
     whole = _whole_match(query, text)
     if whole is not None and whole[1] != "fuzzy":
         return TextMatch(whole[0], whole[1], 0, len(text))

@@ -56,6 +56,8 @@ _NEAR_KINDS = {
     K.MENU: {K.MENU_ITEM, K.BUTTON},
     K.MENU_ITEM: {K.MENU, K.BUTTON},
 }
+NEAR_KIND_FACTOR = 0.8          # an element of a kind next to the one asked for
+WRONG_KIND_FACTOR = 0.55        # of another kind
 CLOSE_WORDS = {"close", "x", "\u00d7", "\u2715", "\u2716"}
 _AREA_ROLES = {"text area", "textarea"}
 ROLE_ONLY_SCORE = 0.9           # an element picked by its role alone ('the 2nd text field')
@@ -136,11 +138,11 @@ def _score_query(query: TargetQuery, parse: ScreenParse, image: Any) -> list[_Sc
         scored += _spelled_matches(query, elements)
     if query.text and query.wants_labelled:
         scored += _labelled_widgets(query, elements)
-    scored = _dedupe(scored)
+    scored = _without_kind_penalty(query, _dedupe(scored))
     if query.container is not None:
         scored = _apply_container(query.container, scored, parse, image)
     for relation in query.relations:
-        scored = _apply_relation(relation, scored, parse, image)
+        scored = _apply_relation(relation, scored, parse, image, query)
     scored = [_weighed_by_tree(s, parse, query) for s in scored]
     scored.sort(key=lambda s: -s.score)
     if query.ordinal is not None:
@@ -159,8 +161,22 @@ def _kind_factor(query: TargetQuery, kind: ElementKind) -> float:
     if kind in query.kinds:
         return 1.0
     if any(kind in _NEAR_KINDS.get(k, ()) for k in query.kinds):
-        return 0.8
-    return 0.55
+        return NEAR_KIND_FACTOR
+    return WRONG_KIND_FACTOR
+
+
+def _without_kind_penalty(query: TargetQuery, scored: list[_Scored]) -> list[_Scored]:
+    """'the "Share" button' where nothing of a button's kind reads "Share" but a text does (web
+    pages style plain text as buttons, menus pop up as lists of lines): the role word is the
+    person's name for that text, so it costs what a near kind does, not a wrong kind's price."""
+    if not query.kinds or not query.text or not query.quoted:
+        return scored
+    if any(_kind_factor(query, s.element.kind) >= NEAR_KIND_FACTOR for s in scored):
+        return scored
+    lift = NEAR_KIND_FACTOR / WRONG_KIND_FACTOR
+    return [replace(s, score=s.score * lift, why=f"{s.why}; no {'/'.join(query.role_words)} "
+                    "reads it: the text itself") if s.element.kind in (K.TEXT, K.LINK) else s
+            for s in scored]
 
 
 def _direct_matches(query: TargetQuery, elements: Iterable[Element], use_labels: bool = True,
@@ -369,7 +385,11 @@ def _weighed_by_place(scored: list[_Scored], regions: Sequence[Box], named: str)
     return out
 
 
-def _apply_relation(relation: Relation, scored: list[_Scored], parse: ScreenParse, image: Any) -> list[_Scored]:
+LINE_RELATIONS = ("right_of", "next_to", "after")     # a label's value may follow it on its line
+
+
+def _apply_relation(relation: Relation, scored: list[_Scored], parse: ScreenParse, image: Any,
+                    head: TargetQuery) -> list[_Scored]:
     anchor_query = relation.anchor
     if anchor_query.text and not anchor_query.kinds and not anchor_query.relations:
         # 'right of Name' is relative to the visible text, not to a widget the parser labelled Name
@@ -381,6 +401,8 @@ def _apply_relation(relation: Relation, scored: list[_Scored], parse: ScreenPars
         return []
     top = anchors[0].score
     anchors = [a for a in anchors if a.score >= top - 0.05][:4]
+    if relation.kind in LINE_RELATIONS and not head.text and head.kinds <= {K.TEXT, K.LINK}:
+        scored = scored + [r for a in anchors if (r := _rest_of_line(a, anchor_query, image)) is not None]
     placed = []
     for s in scored:
         best = (0.0, anchors[0])
@@ -405,6 +427,26 @@ def _apply_relation(relation: Relation, scored: list[_Scored], parse: ScreenPars
         why = f"{s.why}; {relation.kind.replace('_', ' ')} {name!r} ({rel:.2f})"
         out.append(replace(s, score=s.score * (0.3 + 0.7 * rel) * min(1.0, anchor.score + 0.05), why=why))
     return out
+
+
+def _rest_of_line(anchor: _Scored, query: TargetQuery, image: Any) -> _Scored | None:
+    """What follows a label on its own line ("Phone: 487-625-9172" read as one line): the part
+    of the line after the words the anchor matched, as an element of its own."""
+    e = anchor.element
+    if e.kind not in (K.TEXT, K.LINK) or not e.text:
+        return None
+    m = match_text(query.text, e.text)
+    if m is None or not m.partial:
+        return None
+    start = m.end + len(e.text[m.end:]) - len(e.text[m.end:].lstrip(" :\u00b7-\u2013|"))
+    rest = e.text[start:].strip()
+    if not rest:
+        return None
+    box = sub_box(e.box, e.text, start, len(e.text))
+    rgb = _as_array(image)
+    kind = span_kind(rgb, box, K.TEXT) if rgb is not None else K.TEXT
+    part = replace(e, kind=kind, box=box, text=rest)
+    return _Scored(part, box, ROLE_ONLY_SCORE, f"the rest of {e.text!r} after {e.text[m.start:m.end]!r}")
 
 
 def reading_order(items: list[_Scored]) -> list[_Scored]:

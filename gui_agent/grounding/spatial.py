@@ -68,6 +68,16 @@ def relation_factor(kind: str, box: Box, anchor: Box) -> float:
     elif kind == "above":
         gap = anchor.top - box.bottom
         d = None if gap < -overlap or bcy >= acy else max(0, gap) + col_off
+    elif kind == "after":
+        # reading order: further along the anchor's row, or on a later row at any column (the
+        # parts of a record, a post or a row follow its name); the nearest row counts most
+        same_row = abs(bcy - acy) <= max(box.height, anchor.height) / 2
+        if same_row:
+            gap = box.left - anchor.right
+            d = None if gap < -min(8, anchor.width / 4) else max(0, gap) * 0.25
+        else:
+            gap = box.top - anchor.bottom
+            d = None if gap < -overlap or bcy <= acy else max(0, gap) + 0.05 * abs(box.left - anchor.left)
     elif kind == "next_to":
         sides = [relation_factor(k, box, anchor) for k in ("right_of", "left_of")]
         return max(sides) if vgap == 0 else 0.5 * max(sides)

@@ -20,6 +20,7 @@ from .indicators import (
     drop_glyphs_in_fields,
     untangle_indicators,
 )
+from .more_icons import more_icons
 from .ocr import TextLine
 from .reading_order import same_row
 from .table_cells import table_cells
@@ -42,6 +43,9 @@ def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
         gray = rgb.mean(axis=2)
     # a tree's boxed "+" looks like a ticked check box to the widget detector: it is an expander
     expanders = tree_expanders(gray)
+    # three dots standing alone: an overflow menu's button (a line of text is no icon)
+    expanders += [m for m in more_icons(gray) if not any(
+        ln.box.intersection(m.box) and any(c.isalnum() for c in ln.text) for ln in lines)]
     widgets = [w for w in widgets if not any(w.box.iou(x.box) > 0.4 for x in expanders)]
     widgets, lines = untangle_indicators(widgets, lines, gray, reread)
     widgets = drop_glyphs_in_fields(widgets, gray)

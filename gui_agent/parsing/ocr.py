@@ -21,6 +21,7 @@ import numpy as np
 
 from ..errors import GuiAgentError
 from ..geometry import Box
+from .chevrons import split_chevrons
 from .ocr_cache import OcrCache, crop_key
 from .text_regions import text_regions
 from .underlines import without_underlines
@@ -29,6 +30,7 @@ log = logging.getLogger(__name__)
 
 _INK_CONTRAST = 40      # grey levels between text and its background
 _MIN_TEXT_SCORE = 0.5   # rapidocr's own default for dropping garbage reads
+CHEVRON_CONFIDENCE = 0.9   # a line read around chevrons seen by their shape
 _REC_HEIGHT = 48        # PP-OCRv4's recogniser input height
 _DET_FRAME = 16         # px of edge pixels framing every crop given to the detector
 # The detector finds glyphs down to ~6 px high (measured on DejaVu text: every 10 px glyph found at
@@ -202,13 +204,17 @@ class OcrEngine:
         return out
 
     def recognize_boxes(self, bgr: np.ndarray, boxes: list[Box]) -> list[TextLine]:
-        crops = [without_underlines(_with_air(bgr, b)) for b in boxes]
-        reads = self.recognize(crops)
-        return [
-            TextLine(text.strip(), box, conf)
-            for box, (text, conf) in zip(boxes, reads, strict=True)
-            if conf >= self.min_confidence and text.strip()
-        ]
+        with _NATIVE_LOCK:   # OpenCV too (see the lock)
+            splits = [split_chevrons(without_underlines(_with_air(bgr, b))) for b in boxes]
+        reads = self.recognize([crop for crop, _, _ in splits])
+        lines = []
+        for box, (text, conf), (_, lead, trail) in zip(boxes, reads, splits, strict=True):
+            text = text.strip() if conf >= self.min_confidence else ""
+            if lead or trail:      # chevrons read by their shape ('< 3 >'), the rest by the model
+                text, conf = f"{lead}{text}{trail}", max(conf, CHEVRON_CONFIDENCE)
+            if text:
+                lines.append(TextLine(text, box, conf))
+        return lines
 
     def recognize(self, crops: list[np.ndarray], *, min_width: int | None = None) -> list[tuple[str, float]]:
         """(text, confidence) per crop; crops seen before come from the cache.

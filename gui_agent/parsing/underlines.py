@@ -4,8 +4,9 @@ over before the line is recognised.
 The recogniser reads an underlined short text badly: the underline joins the words, so their
 spaces go, and a symbol over it becomes another ('>' over a line reads as '≥', then '2': a
 pager's "1 2 3 >" was read "1232"). An underline is the lowest band of a text crop's inked rows
-when it is thin, long (its runs as long as the text is tall) and apart from the glyphs above it
-by a blank row; descenders ('g', 'y') touch the glyphs and are kept.
+when it is thin, long (its runs as long as the text is tall, or as wide as the glyphs right above
+it: a lone underlined '>') and apart from the glyphs above it by a blank row; descenders ('g',
+'y') touch the glyphs and are kept, and an underscore has no glyph above it.
 """
 
 from __future__ import annotations
@@ -40,8 +41,10 @@ def without_underlines(crop: np.ndarray) -> np.ndarray:
         above = np.flatnonzero(rows[:y + 1])
         text_height = int(above[-1] - above[0] + 1)
         band = slice(y + 1, bottom + 1)
-        if bottom - y > max(2, text_height // 6) or _longest_run(ink[band]) < 0.8 * text_height:
-            break                                    # thick, or short: glyphs, not a line
+        start, run = _longest_run(ink[band])
+        under_glyphs = run >= 0.4 * text_height and ink[:y + 1, start:start + run].any(axis=0).mean() >= 0.75
+        if bottom - y > max(3, text_height // 6) or (run < 0.8 * text_height and not under_glyphs):
+            break                                    # thick, or short and alone: glyphs, not a line
         if out is crop:
             out = crop.copy()
         out[band] = background
@@ -49,12 +52,15 @@ def without_underlines(crop: np.ndarray) -> np.ndarray:
     return out
 
 
-def _longest_run(ink: np.ndarray) -> int:
-    """The longest horizontal run of ink in any of the rows."""
-    best = 0
+def _longest_run(ink: np.ndarray) -> tuple[int, int]:
+    """(start column, length) of the longest horizontal run of ink in any of the rows."""
+    best = (0, 0)
     for row in ink:
         padded = np.concatenate(([0], row.astype(np.int8), [0]))
         edges = np.flatnonzero(np.diff(padded))
         if len(edges):
-            best = max(best, int((edges[1::2] - edges[::2]).max()))
+            lengths = edges[1::2] - edges[::2]
+            k = int(lengths.argmax())
+            if int(lengths[k]) > best[1]:
+                best = (int(edges[2 * k]), int(lengths[k]))
     return best

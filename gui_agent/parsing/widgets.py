@@ -33,6 +33,10 @@ class WidgetSettings:
     icon_max: int = 28
 
 
+_GLYPH_ROW_HEIGHT = 12     # px: a line of glyphs posing as a field is no taller than twice this
+_BORDER_CONTRAST = 20      # grey levels between a faint field border and the field's inside
+
+
 def detect_widgets(rgb: np.ndarray, settings: WidgetSettings | None = None,
                    offset: tuple[int, int] = (0, 0)) -> list[Element]:
     """Widgets in an RGB array; boxes in image pixels shifted by ``offset`` (for crops)."""
@@ -82,7 +86,7 @@ def _classify(gray: np.ndarray, edges: np.ndarray, inner: Box, s: WidgetSettings
         return None
     if w >= s.field_min_width and s.field_min_height <= h <= s.field_max_height and w >= 1.6 * h:
         cover = _border_cover(edges, inner)
-        if cover >= _MIN_BORDER_COVER:
+        if cover >= _MIN_BORDER_COVER and not _glyph_row(gray, inner):
             kind = ElementKind.COMBO if _has_arrow(gray, inner) else ElementKind.TEXT_FIELD
             return Element(kind, inner, score=round(cover, 2), source="detector")
         return None
@@ -94,6 +98,23 @@ def _classify(gray: np.ndarray, edges: np.ndarray, inner: Box, s: WidgetSettings
         if cover >= _MIN_BORDER_COVER:   # a squarish bordered face: an icon button
             return Element(ElementKind.BUTTON, inner, score=round(cover, 2), source="detector")
     return None
+
+
+def _glyph_row(gray: np.ndarray, b: Box) -> bool:
+    """An underlined run of glyphs ('487-625-9172' as a link) outlines a box too: its "top
+    border" is the glyphs' tops, broken into short pieces, and the rows just under it are inked
+    here and there, where a field's top border is one line over blank padding."""
+    if b.height > 2 * _GLYPH_ROW_HEIGHT or b.width < 8:
+        return False
+    ground = float(np.median(gray[b.top + 3:b.bottom - 3, b.left + 3:b.right - 3]))
+    inside = np.abs(gray[b.top + 2:b.top + 6, b.left + 3:b.right - 3] - ground) > _MARK_CONTRAST
+    if inside.size == 0 or inside.any(axis=0).mean() <= 0.15:
+        return False
+    top = np.abs(gray[max(0, b.top - 1):b.top + 2, b.left:b.right] - ground) > _BORDER_CONTRAST
+    runs = np.diff(np.concatenate(([0], top.any(axis=0).astype(np.int8), [0])))
+    starts, ends = np.flatnonzero(runs == 1), np.flatnonzero(runs == -1)
+    longest = int((ends - starts).max()) if starts.size else 0
+    return longest < 0.5 * b.width
 
 
 def _border_cover(edges: np.ndarray, b: Box) -> float:

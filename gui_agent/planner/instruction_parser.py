@@ -16,6 +16,7 @@ from ..errors import PlanningError
 from ..grounding.description import point_of
 from . import vocabulary as vocab
 from .clauses import Clause, mask_quotes, match_verb, render, split_clauses
+from .scoping import found_record, scoped
 from .verbs import read_clause
 
 __all__ = ["Clause", "ParsedInstruction", "mask_quotes", "match_verb", "parse_instructions",
@@ -40,8 +41,13 @@ def parse_instructions(task: str) -> list[ParsedInstruction]:
             f"'type \"Ann\" into the Name field, then press Enter'. I understand: {vocab.VERB_SUMMARY}."
         )
     parsed: list[ParsedInstruction] = []
+    record: str | None = None          # the record a scope clause named ('find Ann ...')
     for clause in clauses:
         actions, expect = read_clause(clause)
+        named = found_record(clause)
+        if named is None and record is not None:
+            actions = [scoped(a, record) for a in actions]
+        record = named or record
         item = ParsedInstruction(clause.text, tuple(spelled_points(a) for a in actions), expect)
         prev = parsed[-1] if parsed else None
         if prev is not None and _is_plain_enter(item) and prev.actions and prev.expect is None:

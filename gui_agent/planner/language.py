@@ -84,8 +84,8 @@ SCHEMA: dict[str, str] = {
         "dropdown_words", "open_on_screen_words", "name_stop_words", "widget_nouns",
         "closable_containers", "closable_others", "nothing_words", "spinner_words",
         "drag_widgets", "editable_words", "uncounted_words", "directions", "menu_nouns",
-        "menu_prepositions", "tree_words", "dialog_exits", "dialog_acknowledgements",
-        "commit_words")},
+        "menu_prepositions", "tree_words", "record_marks", "record_places", "record_field_tails",
+        "dialog_exits", "dialog_acknowledgements", "commit_words")},
     "targets.next_page_words": PHRASES, "targets.pager_words": PHRASES,
     **{f"targets.{name}": PHRASES for name in (
         "app_words", "relation_phrases", "unanchored_places", "naming_words")},

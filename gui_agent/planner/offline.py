@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from ..actions import Action, Click, Done, Fail, Type, format_action
+from ..actions import Action, Click, Done, Fail, Move, Scroll, Type, format_action
 from ..grounding.description import ordinal_word
 from ..screen.observation import Observation
 from . import vocabulary as vocab
@@ -27,7 +27,9 @@ from .dialogs import is_dismissal
 from .instruction_parser import parse_instructions, wanted_state
 from .paging import paged_target
 from .reveal import reveal_noun
+from .scoping import finds_record
 from .screen_aids import (
+    FIND_SCROLL,
     NOT_FOUND,
     ModalReader,
     NamedReader,
@@ -35,6 +37,7 @@ from .screen_aids import (
     SliderReader,
     TextsReader,
     ValueReader,
+    is_further,
 )
 from .slider import slider_target
 
@@ -49,6 +52,8 @@ MAX_NUDGES = 50
 MAX_EXPANSIONS = 15
 EXPAND_CLICK = Click("the 1st expand icon")
 TREE_NODES = "collapsed node"   # a subtask's ``reveal`` when a tree's nodes are to be opened
+PAGES = "page"                  # ... when a list's next pages are to be turned (a find)
+MORE_MENU = "more icon"         # ... when a record's overflow menu may hold it (parsing/more_icons)
 _NOT_FOUND = NOT_FOUND
 _DIGIT_LOOKALIKES = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1", "S": "5"})
 
@@ -100,12 +105,13 @@ def next_planned(subtask: Subtask, steps: Sequence[StepRecord]) -> Action | None
 
 
 def explorable(subtask: Subtask) -> bool:
-    """A lone click on a quoted name that the task asked to search for (``reveal`` set): when
-    the name is not on the screen, it may be in a collapsed tree node, a closed tab or section."""
+    """A lone click (or a find's hover) on a quoted name that the task asked to search for
+    (``reveal`` set): when the name is not on the screen, it may be in a collapsed tree node,
+    a closed tab or section, on a later page."""
     if subtask.reveal is None or len(subtask.actions) != 1:
         return False
     click = subtask.actions[0]
-    return (isinstance(click, Click) and isinstance(click.target, str)
+    return (isinstance(click, Click | Move) and isinstance(click.target, str)
             and click.target.count('"') >= 2)
 
 
@@ -117,7 +123,12 @@ def _with_reveals(subtasks: list[Subtask]) -> list[Subtask]:
     out: list[Subtask] = []
     for sub in subtasks:
         noun = reveal_noun(out[-1].instruction) if out else None
-        if noun is not None and explorable(replace(sub, reveal=noun)):
+        if explorable(replace(sub, reveal=PAGES)) and finds_record(sub.instruction):
+            out.append(replace(sub, reveal=PAGES))
+        elif explorable(replace(sub, reveal=MORE_MENU)) and isinstance(sub.actions[0], Click) \
+                and ' after "' in str(sub.actions[0].target):
+            out.append(replace(sub, reveal=MORE_MENU))   # a record's item: maybe in its menu
+        elif noun is not None and explorable(replace(sub, reveal=noun)):
             out[-1] = replace(sub, reveal=noun)
         elif explorable(replace(sub, reveal=TREE_NODES)) and _names_a_tree(
                 [sub.instruction, *(s.instruction for s in out[-1:])]):
@@ -137,6 +148,9 @@ def reveal_click(subtask: Subtask, opened: int) -> Click:
     element of its ``reveal`` kind, or the first collapsed tree node."""
     if subtask.reveal in (None, TREE_NODES):
         return EXPAND_CLICK
+    if subtask.reveal == MORE_MENU:
+        target = str(subtask.actions[0].target)      # type: ignore[union-attr]
+        return Click(f"the {MORE_MENU} {target[target.rindex(' after '):].strip()}")
     return Click(f"the {ordinal_word(opened + 1)} {subtask.reveal}")
 
 
@@ -144,6 +158,10 @@ def is_reveal(subtask: Subtask, action: Action) -> bool:
     """Whether ``action`` is one of the clicks that open what may hide the subtask's target."""
     if action == EXPAND_CLICK:
         return True
+    if subtask.reveal == PAGES:    # the scroll that shows a found record's parts is no search
+        return is_further(action) and not (isinstance(action, Scroll) and action.at == subtask.actions[0].target)
+    if subtask.reveal == MORE_MENU:
+        return action == reveal_click(subtask, 0)
     return (subtask.reveal is not None and isinstance(action, Click) and isinstance(action.target, str)
             and re.fullmatch(rf"the \d+(?:st|nd|rd|th) {re.escape(subtask.reveal)}", action.target) is not None)
 
@@ -253,8 +271,12 @@ class OfflineWorker:
             steps = [r for r in steps[:k] if r.ok and not is_dismissal(r.action)
                      and aids.kept(r.action, observation)] + steps[k + 1:]
         expanded = [k for k, r in enumerate(steps) if r.ok and is_reveal(subtask, r.action)]
+        scrolled = bool(expanded) and isinstance(steps[expanded[-1]].action, Scroll)
         if expanded and explorable(subtask):
             steps = steps[expanded[-1] + 1:]      # after an expansion, the target is tried anew
+        if subtask.reveal == PAGES and scrolled and len(steps) == 1 and steps[0].ok:
+            # found at the edge the list was scrolled to: one more, so its parts show below it
+            return Scroll("down", FIND_SCROLL, subtask.actions[0].target)  # type: ignore[union-attr]
         paged = paged_target(subtask)
         if paged is not None and aids.paging.click is not None:
             turned = [k for k, r in enumerate(steps) if r.ok and r.action == aids.paging.click]
@@ -313,8 +335,13 @@ class OfflineWorker:
         if not explorable(subtask):
             return self._close(Fail(f"{format_action(failed.action)} failed: {why}"))
         target = subtask.actions[0].target  # type: ignore[union-attr]
+        if subtask.reveal == PAGES:
+            return self._next_page(target, failed, why, missed, expansions, observation)
         tree = subtask.reveal == TREE_NODES
         what = "collapsed nodes" if tree else f"{subtask.reveal}s"
+        if subtask.reveal == MORE_MENU and expansions:
+            return self._close(Fail(f"{format_action(failed.action)} failed: {why} (nor in the "
+                                    "menu its record's more icon opened)"))
         if is_reveal(subtask, failed.action):
             if expansions == 0:   # keep the grounder's own account of the miss
                 why = missed or f"could not find {target} on the screen"
@@ -337,6 +364,21 @@ class OfflineWorker:
                                     f"click inside {dialog}, which the task does not name"))
         log.info("%s not found: opening %s to look inside", target, what)
         return reveal
+
+    def _next_page(self, target: str, failed: StepRecord, why: str, missed: str, pages: int,
+                   observation: Observation | None) -> Action:
+        """A name to find that is not on the screen: the list's next page, while it has one."""
+        if is_reveal(Subtask("", reveal=PAGES), failed.action):
+            return self._close(Fail(f"{format_action(failed.action)} failed: {why}"))
+        if not why.startswith(_NOT_FOUND):
+            return self._close(Fail(f"{format_action(failed.action)} failed: {why}"))
+        further = self.aids.look_further(observation) if pages < MAX_EXPANSIONS else None
+        if further is None:
+            looked = f", even after looking further {pages} time{'s' if pages != 1 else ''}" \
+                if pages else " (and nothing to look further: no next page, no scrolling)"
+            return self._close(Fail(f"could not find {target} on the screen{looked}"))
+        log.info("%s not found: looking further with %s", target, format_action(further))
+        return further
 
     def _unnamed_dialog(self, click: Click, observation: Observation | None) -> str | None:
         """The dialog ("the 'Open' dialog", "an untitled dialog") the click would land in when

@@ -15,12 +15,14 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from ..actions import Action, Click, Done, Fail, Type, format_action
+from ..actions import Action, Click, Done, Fail, Scroll, Type, format_action
 from ..screen.observation import Observation
+from . import vocabulary as vocab
 from .base import StepRecord
 from .calendar import MAX_CALENDAR_STEPS, calendar_click, is_calendar_click, parse_date
 from .dialogs import MAX_DISMISSALS, DialogView, committing, dismissal, is_dismissal, way_out
-from .paging import PagingRun
+from .paging import PagingRun, next_page_word
+from .phrases import quote
 from .reading import read_value, scroll_first
 from .slider import SliderRun, SliderView
 
@@ -37,6 +39,16 @@ SliderReader = Callable[[Observation], "SliderView | None"]
 # (description, observation) -> the texts of the elements it names on the screen, in order.
 NamedReader = Callable[[str, Observation], "list[str]"]
 NOT_FOUND = "could not find"   # how TargetNotFound's message starts
+FIND_SCROLL = 1                 # wheel clicks per look further down a list (more may skip items)
+
+
+def is_further(action: Action) -> bool:
+    """Whether ``action`` is one of :meth:`ScreenAids.look_further`'s: a click on a next-page
+    control or a scroll down."""
+    if isinstance(action, Scroll):
+        return action.direction == "down" and action.amount == FIND_SCROLL
+    return isinstance(action, Click) and isinstance(action.target, str) \
+        and action.target.strip("\"'").lower() in vocab.NEXT_PAGE_WORDS
 
 
 @dataclass
@@ -54,10 +66,11 @@ class ScreenAids:
     slider_run: SliderRun = field(default_factory=SliderRun)
     scrolled: bool = False                      # a text area was scrolled to its end to read it
     paging: PagingRun = field(default_factory=PagingRun)
+    lines_scrolled: list[str] | None = None     # the lines shown before the last find scroll
 
     def new_attempt(self) -> None:
         self.commit_click, self.slider_run, self.scrolled = None, SliderRun(), False
-        self.paging = PagingRun()
+        self.paging, self.lines_scrolled = PagingRun(), None
 
     def turn_page(self, paged: tuple[int, str], failed: StepRecord,
                   observation: Observation | None) -> Action | None:
@@ -73,6 +86,22 @@ class ScreenAids:
             log.info("the %s is not on this page (%d shown so far): going to the next one with %s",
                      f"{paged[0]}th {what}", self.paging.passed, format_action(click))
         return click
+
+    def look_further(self, observation: Observation | None) -> Action | None:
+        """While a name to find is not on the screen: the click on the list's next-page control
+        when it shows one, else a scroll down at the screen's last line of text (the list
+        searched runs on below what shows), until a scroll changes none of the lines; None
+        when there is nowhere further to look."""
+        if self.texts_reader is None or observation is None:
+            return None
+        lines = self.texts_reader(observation)
+        word = next_page_word(lines)
+        if word is not None:
+            return Click(quote(word))
+        if not lines or lines == self.lines_scrolled:
+            return None
+        self.lines_scrolled = lines
+        return Scroll("down", FIND_SCROLL, quote(lines[-1]))
 
     def due(self, action: Action, observation: Observation | None) -> Action:
         """The planned action as it is handed out: a typing step whose text is to be read off

@@ -35,6 +35,7 @@ from .phrases import (
     words_of,
 )
 from .resizing import read_resize
+from .scoping import read_find
 from .text_entry import read_enter, read_fill, read_set, read_type
 
 # -- readers -------------------------------------------------------------------------------
@@ -301,7 +302,7 @@ _READERS: dict[str, Callable[[Clause, Tokens], list[Action]]] = {
     "open": _open, "launch": _launch, "scroll": _scroll, "drag": _drag, "hover": _hover,
     "resize": lambda c, t: read_resize(lower_word(c.tokens[0]), c, t),
     "submit": _submit, "done": _done, "go_to": _go_to, "close": read_close, "browse": read_browse,
-    "highlight": read_highlight,
+    "highlight": read_highlight, "find": read_find,
     "copy": read_copy, "paste": _shortcut(("ctrl", "v")),
     "cut": _shortcut(("ctrl", "x")), "undo": _shortcut(("ctrl", "z")),
     "redo": _shortcut(("ctrl", "y")),

@@ -59,6 +59,10 @@ DIRECTIONS: frozenset[str] = _L.words("targets.directions")
 MENU_NOUNS: frozenset[str] = _L.words("targets.menu_nouns")
 MENU_PREPOSITIONS: frozenset[str] = _L.words("targets.menu_prepositions")
 TREE_WORDS: frozenset[str] = _L.words("targets.tree_words")
+# A record named first ('find Ann in the list', 'the email by Ann'): scoping.py.
+RECORD_MARKS: frozenset[str] = _L.words("targets.record_marks")
+RECORD_PLACES: frozenset[str] = _L.words("targets.record_places")
+RECORD_FIELD_TAILS: frozenset[str] = _L.words("targets.record_field_tails")
 
 # Texts typed, waited for or worked on.
 APPEAR_PHRASES: tuple[str, ...] = _L.phrases("texts.appear_phrases")

@@ -195,3 +195,63 @@ def test_the_target_hook_also_gets_the_runners_up_the_ladder_beat(tmp_path):
     agent.ladder.last_alternatives = [Candidate(Box(200, 10, 40, 20), 0.6, "ocr")]
     assert agent.run("click OK").ok
     assert set(seen) == {"target", "alternative 1"} and seen["alternative 1"].box.left == 200
+
+
+class _LateDialogDesktop(StillDesktop):
+    """A screen whose dialog shows only from the second capture on (slow to open under load)."""
+
+    def __init__(self, before: Observation, after: Observation) -> None:
+        super().__init__(before)
+        self.frames = [before]
+        self.after = after
+
+    def observe(self) -> Observation:
+        return self.frames.pop(0) if self.frames else self.after
+
+
+class _FrameLadder(FakeLadder):
+    """Finds "Yes" only on the frame that shows the dialog."""
+
+    def __init__(self, dialog: Observation) -> None:
+        super().__init__({})
+        self.dialog = dialog
+
+    def resolve(self, target, observation: Observation) -> Candidate:
+        if target == "Yes" and observation is self.dialog:
+            return Candidate(Box(60, 60, 40, 20), 0.99, "ocr", why="Yes seen")
+        raise TargetNotFound(target)
+
+
+@dataclass
+class _RetryOnce(ScriptedManager):
+    def replan(self, task, observation, done, failed, reason):
+        self.replans.append(reason)
+        return [failed] if len(self.replans) == 1 else []
+
+
+class _RetryingWorker(ScriptedWorker):
+    """A retried subtask starts afresh (the history of its failed try is behind it)."""
+
+    def next_action(self, subtask, observation, history):
+        if history and not history[-1].ok and self.failed_seen < len([h for h in history if not h.ok]):
+            self.failed_seen += 1
+            return Fail(history[-1].note)
+        ok = [h for h in history if h.ok]
+        return subtask.actions[0] if not ok else Done()
+
+    failed_seen = 0
+
+
+def test_a_target_not_found_is_looked_for_again_on_a_fresh_frame(tmp_path):
+    """The retry of a step whose target was not on the screen looks at the screen as it is then,
+    not at the frame the first try saw (a load run's confirmation dialog opened late, and the
+    retry looked for its "Yes" on the same old frame)."""
+    blank = Observation(Image.new("RGB", (400, 300), "white"), MonitorGeometry(0, 0, 400, 300, 1.0, 1))
+    dialog = Observation(Image.new("RGB", (400, 300), "grey"), MonitorGeometry(0, 0, 400, 300, 1.0, 1))
+    desktop = _LateDialogDesktop(blank, dialog)
+    manager = _RetryOnce([Subtask('click "Yes"', (Click("Yes"),))])
+    agent = Engine(desktop, Planner("scripted", manager, _RetryingWorker()),
+                   settings=Settings(runs_dir=tmp_path), ladder=_FrameLadder(dialog), parser=None, live=False)
+    result = agent.run('click "Yes"')
+    assert result.outcome == "done", result.reason
+    assert len(desktop.controller.calls("click")) == 1

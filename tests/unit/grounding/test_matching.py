@@ -103,3 +103,12 @@ def test_a_word_glued_to_an_icon_read_as_an_ideograph_is_found():
     assert m is not None and m.partial and (m.start, m.end) == (1, 5)
     assert match_text("Joy", "申Joye") is None            # still whole words only
     assert match_text("ヘルプ", "ヘルプ") is not None
+
+
+def test_a_handle_names_the_handle_more_than_the_bare_word():
+    """'@malesuada' is a user's handle: a post by "@malesuada" beats the word "Malesuada" in a
+    sentence (they tied, and the find was refused as ambiguous)."""
+    handle = match_text("@malesuada", "Tally @malesuada · 18h ago")
+    word = match_text("@malesuada", "Malesuada libero.")
+    assert handle is not None and word is not None and handle.score - word.score > 0.1
+    assert match_text("#42", "Issue #42").score > match_text("#42", "Issue 42").score

@@ -50,3 +50,19 @@ def test_an_underline_is_painted_over_and_descenders_are_kept():
     assert rows.size and clean[rows[-1] + 1:].std() < 1.0
     plain = np.ascontiguousarray(np.asarray(_underlined(["1"], "light", "dejavu/DejaVuSans.ttf"))[:, :, ::-1][5:75])
     assert without_underlines(plain) is plain           # nothing under the text: untouched
+
+
+def test_the_short_underline_of_a_lone_symbol_is_painted_over_and_an_underscore_kept():
+    """A lone underlined '>' (its line only as wide as the glyph, shorter than the text is tall
+    with the "1" beside it) is a link's underline too; an underscore has no glyph above it."""
+    img = _underlined(["1", ">"], "light", "dejavu/DejaVuSans.ttf")
+    crop = np.ascontiguousarray(np.asarray(img)[:, :, ::-1][5:75])
+    clean = without_underlines(crop)
+    assert clean is not crop
+    ink = np.flatnonzero((np.abs(clean.mean(axis=2) - clean[0].mean()) > 40).any(axis=1))
+    assert clean[ink[-1] + 1:].std() < 1.0
+    snake = Image.new("RGB", (360, 80), THEMES["light"]["bg"])
+    ImageDraw.Draw(snake).text((20, 20), "a_b", fill=THEMES["light"]["fg"],
+                               font=font(28, "dejavu/DejaVuSans.ttf"))
+    under = np.ascontiguousarray(np.asarray(snake)[:, :, ::-1][5:75])
+    assert without_underlines(under) is under

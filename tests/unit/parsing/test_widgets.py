@@ -159,3 +159,24 @@ def test_tabs_with_a_wider_gap_at_scale_two_are_tabs():
         return runs
 
     assert {e.kind for e in _fused(*_web_page(draw_tabs))} == {ElementKind.TAB}
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("font_name", ["liberation/LiberationSans-Regular.ttf", "dejavu/DejaVuSans.ttf"])
+def test_an_underlined_run_of_digits_is_no_text_field(theme: str, font_name: str) -> None:
+    """A link "487-625-9172" outlines a box (the digits' flat tops, its underline, the first and
+    last digit's sides) without being one: a field has blank padding inside its border."""
+    c = THEMES[theme]
+    img = Image.new("RGB", (420, 260), c["bg"])
+    d = ImageDraw.Draw(img)
+    for y, size, gap in ((10, 17, 3), (50, 18, 3), (90, 19, 2), (130, 19, 3), (170, 16, 2)):
+        f = font(size, font_name)
+        d.text((20, y), "487-625-9172", fill=c["link"], font=f)
+        left, top, right, bottom = d.textbbox((20, y), "487-625-9172", font=f)
+        d.line([left, bottom + gap, right, bottom + gap], fill=c["link"], width=1)
+    d.rectangle([20, 215, 200, 240], fill=c["field"], outline=c["border"])
+    d.text((25, 219), "HELLO WORLD 42", fill=c["fg"], font=font(14, font_name))
+    found = detect_widgets(np.asarray(img))
+    fields = (ElementKind.TEXT_FIELD, ElementKind.COMBO)
+    assert [e for e in found if e.box.top < 205 and e.kind in fields] == []
+    assert any(e.kind == ElementKind.TEXT_FIELD and e.box.top >= 210 for e in found), found

@@ -1,0 +1,197 @@
+"""A record named first, then acted on inside it: 'Find Cy Diaz in the contact book and click on
+their phone number'. The worker looks for the name page by page (the book's "< 2 >" pager, its
+chevrons underlined links), then clicks the value that follows the label "Phone:" on the same
+line, in that contact's record; 'For the user @cy, click "Share"' clicks the "Share" of Cy's post,
+not of the one above it; a feed without a pager is scrolled until the name shows or the lines
+stop changing (Pillow screens, two themes, two fonts, real OCR)."""
+
+from __future__ import annotations
+
+import pytest
+from PIL import Image, ImageDraw
+
+from gui_agent.actions import Click, Done, Fail, Move, Scroll
+from gui_agent.geometry import Box
+from gui_agent.grounding.default import default_ladder
+from gui_agent.grounding.queries import ScreenQueries
+from gui_agent.planner.base import StepRecord
+from gui_agent.planner.offline import MORE_MENU, PAGES, OfflineManager, OfflineWorker
+from gui_agent.screen.observation import Observation
+from tests.support.pillow_form import THEMES, font
+
+BOOK = [("Ann Lee", "555-0101", "ann@example.org"), ("Bo Park", "555-0199", "bo.park@example.net"),
+        ("Cy Diaz", "555-0142", "cy@example.com")]
+TASK = "Find Cy Diaz in the contact book and click on their phone number."
+FONTS = ["dejavu/DejaVuSans.ttf", "liberation/LiberationSans-Regular.ttf"]
+
+
+def _underlined(d: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, fill, f) -> Box:
+    d.text(xy, text, fill=fill, font=f)
+    left, top, right, bottom = d.textbbox(xy, text, font=f)
+    d.line([left, bottom + 3, right, bottom + 3], fill=fill, width=2)
+    return Box.from_corners(left, top, right, bottom)
+
+
+def _contact(page: int, theme: str, font_name: str) -> tuple[Image.Image, dict[str, Box]]:
+    """Page ``page`` (1-based) of the book: one contact, its fields as "Label: value" lines (the
+    values underlined links), and a pager "< page >" whose chevrons are links."""
+    c = THEMES[theme]
+    img = Image.new("RGB", (420, 360), c["bg"])
+    d = ImageDraw.Draw(img)
+    f, big = font(17, font_name), font(26, font_name)
+    name, phone, email = BOOK[page - 1]
+    d.text((16, 16), name, fill=c["fg"], font=big)
+    boxes = {}
+    for y, label, value in ((80, "Phone:", phone), (116, "Email:", email)):
+        d.text((24, y), label, fill=c["fg"], font=f)
+        x = 24 + round(d.textlength(label, font=f)) + 8
+        boxes[label] = _underlined(d, (x, y), value, c["link"], f)
+    pager = font(24, font_name)     # the text detector misses a lone "1 >" much smaller than this
+    x = 150
+    for part, shown in (("<", page > 1), (str(page), True), (">", page < len(BOOK))):
+        if shown and part in "<>":
+            boxes[part] = _underlined(d, (x, 300), part, c["link"], pager)
+        elif shown:
+            d.text((x, 300), part, fill=c["fg"], font=pager)
+        x += round(d.textlength(part, font=pager)) + 6
+    return img, boxes
+
+
+def _worker(ladder, parser) -> OfflineWorker:
+    q = ScreenQueries(ladder, parser)
+    return OfflineWorker(texts_reader=q.texts, named_reader=q.named)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("font_name", FONTS)
+def test_a_contact_is_found_page_by_page_and_its_phone_number_clicked(theme, font_name):
+    ladder, parser = default_ladder()
+    ladder.instruction = TASK
+    worker = _worker(ladder, parser)
+    find, click = OfflineManager().plan(TASK)
+    assert find.actions == (Move('"Cy Diaz"'),) and find.reveal == PAGES
+    assert click.actions == (Click('right of phone after "Cy Diaz"'),)
+    history: list[StepRecord] = []
+    img, boxes = _contact(1, theme, font_name)
+    for page in (1, 2):
+        obs = Observation.from_image(img)
+        move = worker.next_action(find, obs, history)
+        assert move == Move('"Cy Diaz"')
+        history.append(StepRecord(move, 0, False, "could not find '\"Cy Diaz\"' on the screen"))
+        turn = worker.next_action(find, obs, history)
+        assert isinstance(turn, Click), turn
+        assert boxes[">"].expand(4).contains(ladder.resolve(turn.target, obs).point), (page, turn)
+        history.append(StepRecord(turn, 0, True))
+        img, boxes = _contact(page + 1, theme, font_name)
+    obs = Observation.from_image(img)
+    move = worker.next_action(find, obs, history)
+    assert move == Move('"Cy Diaz"')
+    ladder.resolve(move.target, obs)
+    history.append(StepRecord(move, 0, True))
+    assert isinstance(worker.next_action(find, obs, history), Done)
+    target = ladder.resolve(click.actions[0].target, obs)
+    assert boxes["Phone:"].expand(2).contains(target.point), target
+
+
+def test_the_last_page_without_the_name_fails_saying_where_it_looked():
+    ladder, parser = default_ladder()
+    task = "Find Dee Vo in the contact book and click on their email."
+    ladder.instruction = task
+    worker = _worker(ladder, parser)
+    find = OfflineManager().plan(task)[0]
+    obs = Observation.from_image(_contact(3, "light", FONTS[0])[0])   # no '>' on the last page
+    assert worker.next_action(find, obs, []) == Move('"Dee Vo"')
+    history = [StepRecord(Move('"Dee Vo"'), 0, False, "could not find '\"Dee Vo\"' on the screen")]
+    scroll = worker.next_action(find, obs, history)
+    assert isinstance(scroll, Scroll)               # no next page: the list may run on below
+    history.append(StepRecord(scroll, 0, True))
+    history.append(StepRecord(Move('"Dee Vo"'), 0, False, "could not find '\"Dee Vo\"' on the screen"))
+    failed = worker.next_action(find, obs, history)      # the same lines after the scroll
+    assert isinstance(failed, Fail) and "Dee Vo" in failed.reason and "looking further" in failed.reason
+
+
+def _feed(theme: str, font_name: str, first: int) -> tuple[Image.Image, dict[str, Box]]:
+    """Posts ``first``.. of a feed, each "Name @handle" over a body and its "Reply  Share" row."""
+    c = THEMES[theme]
+    img = Image.new("RGB", (420, 400), c["bg"])
+    d = ImageDraw.Draw(img)
+    f = font(16, font_name)
+    posts = [("Ann Lee", "@ann", "Lunch at noon?"), ("Bo Park", "@bo", "New photos up."),
+             ("Cy Diaz", "@cy", "Back on Monday."), ("Dee Vo", "@dee", "Who has the keys?")]
+    boxes = {}
+    for k, (name, handle, body) in enumerate(posts[first:first + 3]):
+        y = 12 + k * 120
+        d.text((16, y), f"{name} {handle}", fill=c["fg"], font=f)
+        d.text((16, y + 30), body, fill=c["fg"], font=f)
+        d.text((16, y + 66), "Reply", fill=c["link"], font=f)
+        d.text((120, y + 66), "Share", fill=c["link"], font=f)
+        boxes[handle] = Box(120, y + 66, round(d.textlength("Share", font=f)), 20)
+        d.line([8, y + 104, 410, y + 104], fill=c["border"])
+    return img, boxes
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_post_s_own_share_is_clicked_and_a_name_not_shown_is_looked_for_below(theme):
+    task = 'For the user @cy, click on the "Share" button.'
+    ladder, parser = default_ladder()
+    ladder.instruction = task
+    worker = _worker(ladder, parser)
+    find, click = OfflineManager().plan(task)
+    assert click.actions == (Click('the "Share" button after "@cy"'),)
+    img, _ = _feed(theme, FONTS[0], 1)          # Bo, Cy, Dee: Cy's post is not the first
+    obs = Observation.from_image(img)
+    target = ladder.resolve(click.actions[0].target, obs)
+    assert _feed(theme, FONTS[0], 1)[1]["@cy"].expand(2).contains(target.point), target
+    img, _ = _feed(theme, FONTS[0], 3)          # Dee only: the feed may run on below
+    obs = Observation.from_image(img)
+    assert worker.next_action(find, obs, []) == Move('"@cy"')
+    history = [StepRecord(Move('"@cy"'), 0, False, "could not find '\"@cy\"' on the screen")]
+    scroll = worker.next_action(find, obs, history)
+    assert isinstance(scroll, Scroll) and scroll.direction == "down"
+
+
+def _posts_with_menus(theme: str, open_for: str | None) -> tuple[Image.Image, dict[str, Box]]:
+    """Three posts, each with a "⋯" menu button; the menu of ``open_for`` open under its button."""
+    c = THEMES[theme]
+    img = Image.new("RGB", (420, 480), c["bg"])
+    d = ImageDraw.Draw(img)
+    f = font(16, FONTS[0])
+    boxes = {}
+    for k, (name, handle) in enumerate((("Ann Lee", "@ann"), ("Cy Diaz", "@cy"), ("Dee Vo", "@dee"))):
+        y = 12 + k * 130
+        d.text((16, y), f"{name} {handle}", fill=c["fg"], font=f)
+        d.text((16, y + 30), "Lorem ipsum dolor.", fill=c["fg"], font=f)
+        for j in range(3):
+            d.ellipse([300 + 9 * j, y + 72, 304 + 9 * j, y + 76], fill=c["border"])
+        boxes[f"more {handle}"] = Box(300, y + 72, 23, 5)
+        if handle == open_for:
+            d.rectangle([200, y + 86, 360, y + 150], fill=c["field"], outline=c["border"])
+            d.text((208, y + 92), "Copy link", fill=c["fg"], font=f)
+            d.text((208, y + 120), f"Block {handle}", fill=c["fg"], font=f)
+            boxes["Block"] = Box(208, y + 120, 60, 20)
+    return img, boxes
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_an_item_of_a_record_s_menu_is_looked_for_in_the_menu_its_more_icon_opens(theme):
+    task = 'For the user @cy, click on the "Block" button.'
+    ladder, parser = default_ladder()
+    ladder.instruction = task
+    worker = _worker(ladder, parser)
+    _, click = OfflineManager().plan(task)
+    assert click.reveal == MORE_MENU
+    img, boxes = _posts_with_menus(theme, None)
+    obs = Observation.from_image(img)
+    first = worker.next_action(click, obs, [])
+    history = [StepRecord(first, 1, False, f"could not find {first.target!r} on the screen")]
+    opener = worker.next_action(click, obs, history)
+    assert opener == Click('the more icon after "@cy"')
+    assert boxes["more @cy"].expand(3).contains(ladder.resolve(opener.target, obs).point)
+    history.append(StepRecord(opener, 1, True))
+    img, boxes = _posts_with_menus(theme, "@cy")
+    obs = Observation.from_image(img)
+    again = worker.next_action(click, obs, history)
+    assert again == first
+    assert boxes["Block"].expand(3).contains(ladder.resolve(again.target, obs).point)
+    history.append(StepRecord(again, 1, False, f"could not find {again.target!r} on the screen"))
+    assert isinstance(worker.next_action(click, obs, history), Fail)   # opened once, not toggled shut
