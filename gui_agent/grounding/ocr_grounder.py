@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from ..geometry import Box
@@ -34,30 +34,16 @@ from .description import (
     parse_description,
 )
 from .instruction_echo import without_echo
+from .kinds import INTERACTIVE, kind_factor, without_kind_penalty
 from .matching import match_text, sub_box
+from .ordinals import apply_ordinal
+from .scored import Scored
 from .spatial import find_panels, label_affinity, relation_factor
 from .text_evidence import MENTION_FACTOR, is_mention, prose_factor, span_kind
 from .tree_evidence import partial_name_factor, titled_windows, tree_factor
 
 log = logging.getLogger(__name__)
 K = ElementKind
-INTERACTIVE = frozenset({K.BUTTON, K.TEXT_FIELD, K.CHECKBOX, K.RADIO, K.COMBO, K.TAB, K.LINK,
-                         K.ICON, K.CLOSE, K.MENU, K.MENU_ITEM})
-# A kind the description did not ask for but that a parser may have reported instead.
-_NEAR_KINDS = {
-    K.BUTTON: {K.CLOSE, K.TAB, K.ICON, K.LINK, K.MENU_ITEM},
-    K.LINK: {K.TEXT, K.BUTTON},
-    K.TAB: {K.BUTTON, K.TEXT},
-    K.CLOSE: {K.BUTTON, K.ICON},
-    K.ICON: {K.BUTTON, K.CLOSE},
-    K.COMBO: {K.TEXT_FIELD, K.BUTTON},
-    K.TEXT_FIELD: {K.COMBO},
-    K.TEXT: {K.LINK, K.MENU_ITEM, K.MENU},
-    K.MENU: {K.MENU_ITEM, K.BUTTON},
-    K.MENU_ITEM: {K.MENU, K.BUTTON},
-}
-NEAR_KIND_FACTOR = 0.8          # an element of a kind next to the one asked for
-WRONG_KIND_FACTOR = 0.55        # of another kind
 CLOSE_WORDS = {"close", "x", "\u00d7", "\u2715", "\u2716"}
 _AREA_ROLES = {"text area", "textarea"}
 ROLE_ONLY_SCORE = 0.9           # an element picked by its role alone ('the 2nd text field')
@@ -65,15 +51,6 @@ SPELLED_SCORE = 0.97            # an element whose whole text is the description
 ORDINAL_BAND = 0.12             # elements within this of the best match count for an ordinal
 QUOTED_CASE_FACTOR = 0.9        # quoted text in another letter case: still found, clearly second
 AREA_HEIGHT_RATIO = 1.3         # a field this much taller than the shortest one holds several lines
-
-
-@dataclass(frozen=True)
-class _Scored:
-    element: Element
-    box: Box
-    score: float
-    why: str
-    via: Element | None = None     # the label text that named this widget
 
 
 class OcrGrounder:
@@ -130,7 +107,7 @@ def candidates_on(query: TargetQuery, parse: ScreenParse, image: Any, rung: str)
             for s in scored]
 
 
-def _score_query(query: TargetQuery, parse: ScreenParse, image: Any) -> list[_Scored]:
+def _score_query(query: TargetQuery, parse: ScreenParse, image: Any) -> list[Scored]:
     elements = parse.elements
     rgb = _as_array(image)
     scored = _direct_matches(query, elements, rgb=rgb) if query.text else _role_matches(query, elements)
@@ -138,7 +115,7 @@ def _score_query(query: TargetQuery, parse: ScreenParse, image: Any) -> list[_Sc
         scored += _spelled_matches(query, elements)
     if query.text and query.wants_labelled:
         scored += _labelled_widgets(query, elements)
-    scored = _without_kind_penalty(query, _dedupe(scored))
+    scored = without_kind_penalty(query, _dedupe(scored))
     if query.container is not None:
         scored = _apply_container(query.container, scored, parse, image)
     for relation in query.relations:
@@ -146,43 +123,19 @@ def _score_query(query: TargetQuery, parse: ScreenParse, image: Any) -> list[_Sc
     scored = [_weighed_by_tree(s, parse, query) for s in scored]
     scored.sort(key=lambda s: -s.score)
     if query.ordinal is not None:
-        scored = _apply_ordinal(query.ordinal, scored)
+        scored = apply_ordinal(query.ordinal, scored, ORDINAL_BAND)
     return scored
 
 
-def _weighed_by_tree(s: _Scored, parse: ScreenParse, query: TargetQuery) -> _Scored:
+def _weighed_by_tree(s: Scored, parse: ScreenParse, query: TargetQuery) -> Scored:
     factor, note = tree_factor(s.element, s.box, parse, query, via_label=s.via is not None)
     return replace(s, score=s.score * factor, why=s.why + note) if factor < 1.0 else s
 
 
-def _kind_factor(query: TargetQuery, kind: ElementKind) -> float:
-    if not query.kinds:
-        return 1.0 if kind in INTERACTIVE else 0.98
-    if kind in query.kinds:
-        return 1.0
-    if any(kind in _NEAR_KINDS.get(k, ()) for k in query.kinds):
-        return NEAR_KIND_FACTOR
-    return WRONG_KIND_FACTOR
-
-
-def _without_kind_penalty(query: TargetQuery, scored: list[_Scored]) -> list[_Scored]:
-    """'the "Share" button' where nothing of a button's kind reads "Share" but a text does (web
-    pages style plain text as buttons, menus pop up as lists of lines): the role word is the
-    person's name for that text, so it costs what a near kind does, not a wrong kind's price."""
-    if not query.kinds or not query.text or not query.quoted:
-        return scored
-    if any(_kind_factor(query, s.element.kind) >= NEAR_KIND_FACTOR for s in scored):
-        return scored
-    lift = NEAR_KIND_FACTOR / WRONG_KIND_FACTOR
-    return [replace(s, score=s.score * lift, why=f"{s.why}; no {'/'.join(query.role_words)} "
-                    "reads it: the text itself") if s.element.kind in (K.TEXT, K.LINK) else s
-            for s in scored]
-
-
 def _direct_matches(query: TargetQuery, elements: Iterable[Element], use_labels: bool = True,
-                    rgb: Any = None) -> list[_Scored]:
+                    rgb: Any = None) -> list[Scored]:
     """Elements whose own text (or, with ``use_labels``, parser-given label) matches."""
-    out: list[_Scored] = []
+    out: list[Scored] = []
     close_query = query.text.strip().lower() in CLOSE_WORDS
     for e in elements:
         best = None
@@ -195,7 +148,7 @@ def _direct_matches(query: TargetQuery, elements: Iterable[Element], use_labels:
                 if glyph is not None and (m is None or glyph.score > m.score) \
                         and not is_mention(value, glyph.start, glyph.end):
                     box = sub_box(e.box, value, glyph.start, glyph.end)
-                    out.append(_Scored(e, box, 0.9 * glyph.score, f"close glyph {value[glyph.start:glyph.end]!r}"))
+                    out.append(Scored(e, box, 0.9 * glyph.score, f"close glyph {value[glyph.start:glyph.end]!r}"))
                     break
             if m is not None and query.quoted and m.grade in ("fuzzy", "partial-fuzzy"):
                 m = None  # quoted text is matched literally (OCR confusions still allowed)
@@ -209,7 +162,7 @@ def _direct_matches(query: TargetQuery, elements: Iterable[Element], use_labels:
         if out and out[-1].element is e:
             continue  # already taken as a close glyph
         if close_query and e.kind == K.CLOSE and (best is None or best[0].score < 0.95):
-            out.append(_Scored(e, e.box, 0.95 * _kind_factor(query, e.kind), "close glyph"))
+            out.append(Scored(e, e.box, 0.95 * kind_factor(query, e.kind), "close glyph"))
             continue
         if best is None:
             continue
@@ -230,14 +183,14 @@ def _direct_matches(query: TargetQuery, elements: Iterable[Element], use_labels:
         if field == "text" and is_mention(value, m.start, m.end):
             score *= MENTION_FACTOR   # the name in quotes: text that talks about the target
             why += "; quoted: a mention"
-        out.append(_Scored(element, box, score * _kind_factor(query, element.kind), why))
+        out.append(Scored(element, box, score * kind_factor(query, element.kind), why))
     return out
 
 
-def _spelled_matches(query: TargetQuery, elements: Iterable[Element]) -> list[_Scored]:
+def _spelled_matches(query: TargetQuery, elements: Iterable[Element]) -> list[Scored]:
     """Elements whose whole text reads the description with its role words ('Tab #2' is a
     tab's caption, not the tab '#2'; 'the list' may be a control captioned "List")."""
-    out: list[_Scored] = []
+    out: list[Scored] = []
     for e in elements:
         if e.kind == K.TEXT:
             continue   # a line of prose may happen to read 'button TWO' where it wraps
@@ -246,7 +199,7 @@ def _spelled_matches(query: TargetQuery, elements: Iterable[Element]) -> list[_S
             continue
         fits = not query.kinds or e.kind in query.kinds
         score = m.score * SPELLED_SCORE * (1.0 if fits else 0.96)
-        out.append(_Scored(e, e.box, score, f"text {e.text!r} reads the whole description ({m.grade})"))
+        out.append(Scored(e, e.box, score, f"text {e.text!r} reads the whole description ({m.grade})"))
     return out
 
 
@@ -277,7 +230,7 @@ def is_text_area(field: Element, elements: Iterable[Element]) -> bool:
     return field.box.height >= AREA_HEIGHT_RATIO * shortest
 
 
-def _role_matches(query: TargetQuery, elements: Iterable[Element]) -> list[_Scored]:
+def _role_matches(query: TargetQuery, elements: Iterable[Element]) -> list[Scored]:
     elements = tuple(elements)
     out = []
     for e in elements:
@@ -287,19 +240,19 @@ def _role_matches(query: TargetQuery, elements: Iterable[Element]) -> list[_Scor
             continue  # an empty description names nothing
         if RESULT_ROLES & set(query.role_words) and is_pager_text(e.text):
             continue  # a results list's pager is none of its results
-        score = ROLE_ONLY_SCORE * (1.0 if query.kinds else _kind_factor(query, e.kind))
+        score = ROLE_ONLY_SCORE * (1.0 if query.kinds else kind_factor(query, e.kind))
         if e.kind == K.TEXT_FIELD:   # 'text area' asks for a multi-line field, 'field' for a line
             area = is_text_area(e, elements)
             score *= 1.0 if area == bool(_AREA_ROLES & set(query.role_words)) else 0.7
-        out.append(_Scored(e, e.box, score, f"a {e.kind} by role"))
+        out.append(Scored(e, e.box, score, f"a {e.kind} by role"))
     return out
 
 
-def _labelled_widgets(query: TargetQuery, elements: tuple[Element, ...]) -> list[_Scored]:
+def _labelled_widgets(query: TargetQuery, elements: tuple[Element, ...]) -> list[Scored]:
     kinds = (query.kinds & LABELLED_KINDS) or LABELLED_KINDS
     widgets = [e for e in elements if e.kind in kinds]
     labels = [e for e in elements if e.kind in (K.TEXT, K.LINK) and e.text]
-    out: list[_Scored] = []
+    out: list[Scored] = []
     for lab in labels:
         m = match_text(query.text, lab.text)
         if m is None or (query.quoted and "fuzzy" in m.grade):
@@ -316,19 +269,19 @@ def _labelled_widgets(query: TargetQuery, elements: tuple[Element, ...]) -> list
                 aff *= 0.7
             claims.append((aff, w))
         for aff, w in claims:
-            score = m.score * (0.5 + 0.5 * aff) * _kind_factor(query, w.kind)
-            out.append(_Scored(w, w.box, score, f"{w.kind} labelled {lab.text!r} ({m.grade})", lab))
+            score = m.score * (0.5 + 0.5 * aff) * kind_factor(query, w.kind)
+            out.append(Scored(w, w.box, score, f"{w.kind} labelled {lab.text!r} ({m.grade})", lab))
         if not claims and kinds & {K.CHECKBOX, K.RADIO}:
             # no indicator found: clicking a Qt check box's text toggles it too
-            out.append(_Scored(lab, lab.box, m.score * 0.75, f"text {lab.text!r} of a {kinds}"))
+            out.append(Scored(lab, lab.box, m.score * 0.75, f"text {lab.text!r} of a {kinds}"))
     return out
 
 
-def _dedupe(scored: list[_Scored]) -> list[_Scored]:
+def _dedupe(scored: list[Scored]) -> list[Scored]:
     """One candidate per control: overlapping hits, and a widget with its own label text, are
     one place; it keeps the best score and, among labels and widgets, the widget's box."""
     order = sorted(scored, key=lambda s: (-round(s.score, 3), s.element.kind not in INTERACTIVE))
-    kept: list[_Scored] = []
+    kept: list[Scored] = []
     for s in order:
         twin = next((i for i, k in enumerate(kept) if _same_place(s.box, k.box) or _same_control(s, k)
                      or _same_control(k, s)), None)
@@ -339,7 +292,7 @@ def _dedupe(scored: list[_Scored]) -> list[_Scored]:
     return kept
 
 
-def _same_control(text: _Scored, widget: _Scored) -> bool:
+def _same_control(text: Scored, widget: Scored) -> bool:
     """``text`` is the label that names ``widget`` (so both stand for one control)."""
     if text.element.kind not in (K.TEXT, K.LINK) or widget.element.kind not in LABELLED_KINDS:
         return False
@@ -354,7 +307,7 @@ def _same_place(a: Box, b: Box) -> bool:
     return a.contains(b.center) or b.contains(a.center)
 
 
-def _apply_container(title: str, scored: list[_Scored], parse: ScreenParse, image: Any) -> list[_Scored]:
+def _apply_container(title: str, scored: list[Scored], parse: ScreenParse, image: Any) -> list[Scored]:
     windows = titled_windows(title, parse) if title else []
     if windows:   # the tree knows the window by its title: inside is inside its box
         return _weighed_by_place(scored, windows, f"{title} window")
@@ -375,7 +328,7 @@ def _apply_container(title: str, scored: list[_Scored], parse: ScreenParse, imag
     return _weighed_by_place(scored, regions, title or "dialog")
 
 
-def _weighed_by_place(scored: list[_Scored], regions: Sequence[Box], named: str) -> list[_Scored]:
+def _weighed_by_place(scored: list[Scored], regions: Sequence[Box], named: str) -> list[Scored]:
     """Candidates outside every region keep 0.4 of their score; the reason says which."""
     out = []
     for s in scored:
@@ -388,8 +341,8 @@ def _weighed_by_place(scored: list[_Scored], regions: Sequence[Box], named: str)
 LINE_RELATIONS = ("right_of", "next_to", "after")     # a label's value may follow it on its line
 
 
-def _apply_relation(relation: Relation, scored: list[_Scored], parse: ScreenParse, image: Any,
-                    head: TargetQuery) -> list[_Scored]:
+def _apply_relation(relation: Relation, scored: list[Scored], parse: ScreenParse, image: Any,
+                    head: TargetQuery) -> list[Scored]:
     anchor_query = relation.anchor
     if anchor_query.text and not anchor_query.kinds and not anchor_query.relations:
         # 'right of Name' is relative to the visible text, not to a widget the parser labelled Name
@@ -429,7 +382,7 @@ def _apply_relation(relation: Relation, scored: list[_Scored], parse: ScreenPars
     return out
 
 
-def _rest_of_line(anchor: _Scored, query: TargetQuery, image: Any) -> _Scored | None:
+def _rest_of_line(anchor: Scored, query: TargetQuery, image: Any) -> Scored | None:
     """What follows a label on its own line ("Phone: 487-625-9172" read as one line): the part
     of the line after the words the anchor matched, as an element of its own."""
     e = anchor.element
@@ -446,33 +399,4 @@ def _rest_of_line(anchor: _Scored, query: TargetQuery, image: Any) -> _Scored | 
     rgb = _as_array(image)
     kind = span_kind(rgb, box, K.TEXT) if rgb is not None else K.TEXT
     part = replace(e, kind=kind, box=box, text=rest)
-    return _Scored(part, box, ROLE_ONLY_SCORE, f"the rest of {e.text!r} after {e.text[m.start:m.end]!r}")
-
-
-def reading_order(items: list[_Scored]) -> list[_Scored]:
-    """Top to bottom, then left to right within a row (rows: overlapping vertical centres)."""
-    rows: list[list[_Scored]] = []
-    for s in sorted(items, key=lambda s: s.box.top + s.box.height / 2):
-        cy = s.box.top + s.box.height / 2
-        if rows:
-            last = rows[-1][-1].box
-            if abs(cy - (last.top + last.height / 2)) <= max(6, min(s.box.height, last.height) / 2):
-                rows[-1].append(s)
-                continue
-        rows.append([s])
-    return [s for row in rows for s in sorted(row, key=lambda s: s.box.left)]
-
-
-def _apply_ordinal(ordinal: int, scored: list[_Scored]) -> list[_Scored]:
-    if not scored:
-        return []
-    band = [s for s in scored if s.score >= scored[0].score - ORDINAL_BAND]
-    ordered = reading_order(band)
-    index = ordinal - 1 if ordinal > 0 else len(ordered) + ordinal
-    if not 0 <= index < len(ordered):
-        return []
-    chosen = ordered[index]
-    rest = [replace(s, score=s.score * 0.5) for s in scored if s is not chosen]
-    nth = f"{ordinal}{'st' if ordinal == 1 else 'nd' if ordinal == 2 else 'rd' if ordinal == 3 else 'th'}"
-    label = "last" if ordinal == -1 else nth if ordinal > 0 else f"{-ordinal} from last"
-    return [replace(chosen, why=f"{chosen.why}; {label} of {len(ordered)} in reading order"), *rest]
+    return Scored(part, box, ROLE_ONLY_SCORE, f"the rest of {e.text!r} after {e.text[m.start:m.end]!r}")

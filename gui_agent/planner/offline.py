@@ -14,20 +14,24 @@ task does not name (where the accessibility tree tells dialogs apart).
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from ..actions import Action, Click, Done, Fail, Move, Scroll, Type, format_action
-from ..grounding.description import ordinal_word
+from ..actions import Action, Click, Done, Fail, Scroll, Type, format_action
 from ..screen.observation import Observation
-from . import vocabulary as vocab
 from .base import Planner, StepRecord, Subtask
 from .dialogs import is_dismissal
 from .instruction_parser import parse_instructions, wanted_state
 from .paging import paged_target
-from .reveal import reveal_noun
-from .scoping import finds_record
+from .reveal import (
+    MORE_MENU,
+    PAGES,
+    TREE_NODES,
+    explorable,
+    is_reveal,
+    reveal_click,
+    with_reveals,
+)
 from .screen_aids import (
     FIND_SCROLL,
     NOT_FOUND,
@@ -37,7 +41,6 @@ from .screen_aids import (
     SliderReader,
     TextsReader,
     ValueReader,
-    is_further,
 )
 from .slider import slider_target
 
@@ -50,10 +53,6 @@ DialogReader = Callable[[str, Observation], "str | None"]
 MAX_RETRIES = 1
 MAX_NUDGES = 50
 MAX_EXPANSIONS = 15
-EXPAND_CLICK = Click("the 1st expand icon")
-TREE_NODES = "collapsed node"   # a subtask's ``reveal`` when a tree's nodes are to be opened
-PAGES = "page"                  # ... when a list's next pages are to be turned (a find)
-MORE_MENU = "more icon"         # ... when a record's overflow menu may hold it (parsing/more_icons)
 _NOT_FOUND = NOT_FOUND
 _DIGIT_LOOKALIKES = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1", "S": "5"})
 
@@ -104,68 +103,6 @@ def next_planned(subtask: Subtask, steps: Sequence[StepRecord]) -> Action | None
     return None
 
 
-def explorable(subtask: Subtask) -> bool:
-    """A lone click (or a find's hover) on a quoted name that the task asked to search for
-    (``reveal`` set): when the name is not on the screen, it may be in a collapsed tree node,
-    a closed tab or section, on a later page."""
-    if subtask.reveal is None or len(subtask.actions) != 1:
-        return False
-    click = subtask.actions[0]
-    return (isinstance(click, Click | Move) and isinstance(click.target, str)
-            and click.target.count('"') >= 2)
-
-
-def _with_reveals(subtasks: list[Subtask]) -> list[Subtask]:
-    """A search clause ('switch between the tabs') followed by a click on a quoted name becomes
-    that click, told what to open one by one while the name is not on the screen; a click on a
-    quoted name in a task that names a tree ('navigate through the file tree', 'in the tree')
-    opens its collapsed nodes. Any other click looks at the screen as it is."""
-    out: list[Subtask] = []
-    for sub in subtasks:
-        noun = reveal_noun(out[-1].instruction) if out else None
-        if explorable(replace(sub, reveal=PAGES)) and finds_record(sub.instruction):
-            out.append(replace(sub, reveal=PAGES))
-        elif explorable(replace(sub, reveal=MORE_MENU)) and isinstance(sub.actions[0], Click) \
-                and ' after "' in str(sub.actions[0].target):
-            out.append(replace(sub, reveal=MORE_MENU))   # a record's item: maybe in its menu
-        elif noun is not None and explorable(replace(sub, reveal=noun)):
-            out[-1] = replace(sub, reveal=noun)
-        elif explorable(replace(sub, reveal=TREE_NODES)) and _names_a_tree(
-                [sub.instruction, *(s.instruction for s in out[-1:])]):
-            out.append(replace(sub, reveal=TREE_NODES))
-        else:
-            out.append(sub)
-    return out
-
-
-def _names_a_tree(instructions: list[str]) -> bool:
-    words = {w.strip(".,;:!?").lower() for text in instructions for w in text.split()}
-    return bool(words & vocab.TREE_WORDS)
-
-
-def reveal_click(subtask: Subtask, opened: int) -> Click:
-    """The next thing to open while looking for the subtask's target: the ``opened + 1``-th
-    element of its ``reveal`` kind, or the first collapsed tree node."""
-    if subtask.reveal in (None, TREE_NODES):
-        return EXPAND_CLICK
-    if subtask.reveal == MORE_MENU:
-        target = str(subtask.actions[0].target)      # type: ignore[union-attr]
-        return Click(f"the {MORE_MENU} {target[target.rindex(' after '):].strip()}")
-    return Click(f"the {ordinal_word(opened + 1)} {subtask.reveal}")
-
-
-def is_reveal(subtask: Subtask, action: Action) -> bool:
-    """Whether ``action`` is one of the clicks that open what may hide the subtask's target."""
-    if action == EXPAND_CLICK:
-        return True
-    if subtask.reveal == PAGES:    # the scroll that shows a found record's parts is no search
-        return is_further(action) and not (isinstance(action, Scroll) and action.at == subtask.actions[0].target)
-    if subtask.reveal == MORE_MENU:
-        return action == reveal_click(subtask, 0)
-    return (subtask.reveal is not None and isinstance(action, Click) and isinstance(action.target, str)
-            and re.fullmatch(rf"the \d+(?:st|nd|rd|th) {re.escape(subtask.reveal)}", action.target) is not None)
-
-
 class OfflineManager:
     """Plans a task by reading it; keeps the last plan to answer ``replan``."""
 
@@ -183,7 +120,7 @@ class OfflineManager:
         return self._task
 
     def plan(self, task: str, observation: Observation | None = None) -> list[Subtask]:
-        subtasks = _with_reveals([Subtask(p.text, p.actions, p.expect) for p in parse_instructions(task)])
+        subtasks = with_reveals([Subtask(p.text, p.actions, p.expect) for p in parse_instructions(task)])
         self._task, self._plan, self._retries = task, subtasks, {}
         log.debug("offline plan for %r: %s", task, [s.instruction for s in subtasks])
         return list(subtasks)

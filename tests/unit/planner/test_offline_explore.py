@@ -6,13 +6,8 @@ from PIL import Image
 
 from gui_agent.actions import Click, Done, Fail
 from gui_agent.planner.base import StepRecord
-from gui_agent.planner.offline import (
-    EXPAND_CLICK,
-    MAX_EXPANSIONS,
-    OfflineManager,
-    OfflineWorker,
-    explorable,
-)
+from gui_agent.planner.offline import MAX_EXPANSIONS, OfflineManager, OfflineWorker
+from gui_agent.planner.reveal import EXPAND_CLICK, explorable
 from gui_agent.screen.observation import Observation
 
 OBS = Observation.from_image(Image.new("RGB", (100, 100), "white"))

@@ -15,7 +15,8 @@ from gui_agent.geometry import Box
 from gui_agent.grounding.default import default_ladder
 from gui_agent.grounding.queries import ScreenQueries
 from gui_agent.planner.base import StepRecord
-from gui_agent.planner.offline import MORE_MENU, PAGES, OfflineManager, OfflineWorker
+from gui_agent.planner.offline import OfflineManager, OfflineWorker
+from gui_agent.planner.reveal import MORE_MENU, PAGES
 from gui_agent.screen.observation import Observation
 from tests.support.pillow_form import THEMES, font
 
