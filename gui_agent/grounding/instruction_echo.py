@@ -11,23 +11,17 @@ together ("EnterthevalueofYearofBirth") is still recognised.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from ..geometry import Box
-from ..parsing.elements import Element, ElementKind, ScreenParse
+from ..parsing.elements import Element, ScreenParse
+from .paragraphs import letters, paragraphs
 
 MIN_ECHO_CHARS = 10        # a paragraph shorter than this (in letters) is a label, not an echo
 TASK_SHARE = 0.4           # ... and so is one holding less than this share of the task's letters
 MATCHED_SHARE = 0.85       # share of a paragraph's letters found in the task, in order
 LONGEST_RUN_SHARE = 0.5    # ... of which one unbroken run holds at least this share
-_PROSE = (ElementKind.TEXT, ElementKind.LINK)
-
-
-def letters(text: str) -> str:
-    """Lower-case letters and digits only: what OCR reliably reads of a line."""
-    return re.sub(r"[\W_]+", "", text.lower())
 
 
 @dataclass(frozen=True)
@@ -36,28 +30,6 @@ class Echo:
 
     box: Box
     lines: tuple[Element, ...]
-
-
-def paragraphs(elements: tuple[Element, ...]) -> list[list[Element]]:
-    """Text lines grouped as a wrapped text: each line directly under the previous one (a gap
-    under a line's height) and overlapping it horizontally."""
-    lines = sorted((e for e in elements if e.kind in _PROSE and letters(e.text)),
-                   key=lambda e: (e.box.top, e.box.left))
-    groups: list[list[Element]] = []
-    for line in lines:
-        for group in groups:
-            last = group[-1]
-            gap = line.box.top - last.box.bottom
-            height = max(last.box.height, line.box.height)
-            overlaps = line.box.left < last.box.right and last.box.left < line.box.right
-            same_row = abs(line.box.top - last.box.top) <= height / 2
-            if overlaps and -height / 2 <= gap <= 0.8 * height or same_row and \
-                    0 <= line.box.left - last.box.right <= height:
-                group.append(line)
-                break
-        else:
-            groups.append([line])
-    return groups
 
 
 def _repeats(text: str, task: str) -> bool:

@@ -33,10 +33,12 @@ from .description import (
     is_pager_text,
     parse_description,
 )
+from .field_formats import formatted_fields
 from .instruction_echo import without_echo
 from .kinds import INTERACTIVE, kind_factor, without_kind_penalty
 from .matching import match_text, sub_box
 from .ordinals import apply_ordinal
+from .paragraphs import paragraph_elements
 from .scored import Scored
 from .spatial import find_panels, label_affinity, relation_factor
 from .text_evidence import MENTION_FACTOR, is_mention, prose_factor, span_kind
@@ -46,6 +48,7 @@ log = logging.getLogger(__name__)
 K = ElementKind
 CLOSE_WORDS = {"close", "x", "\u00d7", "\u2715", "\u2716"}
 _AREA_ROLES = {"text area", "textarea"}
+PARAGRAPH = "paragraph"
 ROLE_ONLY_SCORE = 0.9           # an element picked by its role alone ('the 2nd text field')
 SPELLED_SCORE = 0.97            # an element whose whole text is the description ('Tab #2')
 ORDINAL_BAND = 0.12             # elements within this of the best match count for an ordinal
@@ -109,12 +112,14 @@ def candidates_on(query: TargetQuery, parse: ScreenParse, image: Any, rung: str)
 
 def _score_query(query: TargetQuery, parse: ScreenParse, image: Any) -> list[Scored]:
     elements = parse.elements
+    if PARAGRAPH in query.role_words:   # 'the 2nd paragraph': blocks of lines, not lines
+        elements = tuple(paragraph_elements(elements))
     rgb = _as_array(image)
     scored = _direct_matches(query, elements, rgb=rgb) if query.text else _role_matches(query, elements)
     if query.spelled:
         scored += _spelled_matches(query, elements)
     if query.text and query.wants_labelled:
-        scored += _labelled_widgets(query, elements)
+        scored += _labelled_widgets(query, elements) + formatted_fields(query, elements)
     scored = without_kind_penalty(query, _dedupe(scored))
     if query.container is not None:
         scored = _apply_container(query.container, scored, parse, image)

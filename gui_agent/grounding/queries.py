@@ -19,6 +19,7 @@ from .description import ordinal_word
 from .dialogs import Dialog, covering_dialog
 from .instruction_echo import without_echo
 from .ladder import Ladder
+from .paragraphs import PARAGRAPH_SOURCE
 
 MAX_COUNTED = 50   # elements listed at most by :meth:`ScreenQueries.named`
 
@@ -75,6 +76,8 @@ class ScreenQueries:
                 return value
         # A field's value is read again on its own: the screen parse reads a short value next
         # to the caret poorly ("0|" as "P"); the direct read paints the caret out first.
+        if cand.element is not None and cand.element.source == PARAGRAPH_SOURCE:
+            return cand.element.text        # its lines, read one by one, in order
         direct = self.parser.read_text(obs.image, cand.box) if self.parser is not None else None
         if direct:
             return direct

@@ -29,6 +29,7 @@ from .widgets import TEXT_AREA_HEIGHT, arrow_glyphs, is_cross
 
 K = ElementKind
 _CONTAINERS = (K.TEXT_FIELD, K.COMBO, K.BUTTON)
+_BIG_BOX_MAX = 34      # px: the side of the largest empty square face read as a check box
 
 
 def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
@@ -47,6 +48,7 @@ def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
     expanders += [m for m in more_icons(gray) if not any(
         ln.box.intersection(m.box) and any(c.isalnum() for c in ln.text) for ln in lines)]
     widgets = [w for w in widgets if not any(w.box.iou(x.box) > 0.4 for x in expanders)]
+    widgets, expanders = _drop_downs(widgets, expanders, gray)
     widgets, lines = untangle_indicators(widgets, lines, gray, reread)
     widgets = drop_glyphs_in_fields(widgets, gray)
     widgets = [w for w in widgets if not (w.kind == K.TEXT_FIELD and _is_frame(w, widgets, rgb, gray))]
@@ -70,12 +72,14 @@ def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
         out.append(replace(wd, kind=kind, text=text))
     out = _mark_tabs(out, rgb)
     out = [_own_icon(e, out) for e in out]
+    out = [_blank_square(e, lines, gray) for e in out]
     out = [part for e in out for part in _arrows_named(e, gray)]
     out = [_cross_named(e, gray) for e in out]
     out = table_cells(out)
     free = [ln for i, ln in enumerate(lines) if i not in used]
     out = [_with_label(e, free) for e in out]
-    out = [replace(e, kind=K.ICON) if e.kind == K.RADIO and not e.label else e for e in out]
+    out = [replace(e, kind=K.ICON) if e.kind == K.RADIO and not e.label and not _in_a_group(e, out)
+           else e for e in out]
     for ln in free:
         out.append(Element(_text_kind(ln, rgb), ln.box, ln.text, round(ln.confidence, 3), "ocr"))
     return out + expanders
@@ -102,6 +106,52 @@ def _is_frame(box: Element, widgets: list[Element], rgb: np.ndarray, gray: np.nd
     return float(colour.max() - colour.min()) > 60 and not _ink_centred(gray, b)
 
 
+def _blank_square(e: Element, lines: list[TextLine], gray: np.ndarray) -> Element:
+    """A small, empty, square face with a line of text right beside it is a check box (larger
+    than the detector's own check boxes: a page zoomed to twice the size)."""
+    b = e.box
+    if e.kind != K.BUTTON or e.text or abs(b.width - b.height) > 2 or not b.width <= _BIG_BOX_MAX:
+        return e
+    inset = max(5, b.width // 4)
+    inner = gray[b.top + inset:b.bottom - inset, b.left + inset:b.right - inset]
+    if inner.size == 0 or float(inner.max()) - float(inner.min()) > INK:
+        return e          # something drawn inside: an icon button
+    beside = any(abs(ln.box.center.y - b.center.y) <= b.height / 2 and ln.box.right > b.right + b.width / 2
+                 and ln.box.left <= b.right + b.width for ln in lines)
+    return replace(e, kind=K.CHECKBOX, checked=False) if beside else e
+
+
+def _drop_downs(widgets: list[Element], glyphs: list[Element], gray: np.ndarray
+                ) -> tuple[list[Element], list[Element]]:
+    """A field with a down-pointing triangle at its right end is a drop-down (a light, empty
+    <select> whose arrow the detector took for a tree's "collapse" mark); the triangle is its.
+    One with an up-pointing arrow above it too is a spinner."""
+    taken: set[int] = set()
+    out = []
+    for w in widgets:
+        b = w.box
+        arrow = next((k for k, g in enumerate(glyphs) if g.label == "collapse" and b.contains(g.box.center)
+                      and g.box.center.x >= b.left + 0.65 * b.width), None) \
+            if w.kind == K.TEXT_FIELD and b.height <= 2 * TEXT_AREA_HEIGHT else None
+        if arrow is not None and not any(way == "up" for _, way in arrow_glyphs(
+                gray, Box(b.left + round(0.6 * b.width), b.top, b.width - round(0.6 * b.width), b.height))):
+            taken.add(arrow)
+            w = replace(w, kind=K.COMBO)
+        out.append(w)
+    return out, [g for k, g in enumerate(glyphs) if k not in taken]
+
+
+def _in_a_group(radio: Element, elements: list[Element]) -> bool:
+    """An unlabelled circle is an icon unless it is one of a row or column of alike circles,
+    evenly apart (three bare radio buttons: 'check the 2nd radio button')."""
+    b = radio.box
+    alike = [e.box for e in elements if e is not radio and e.kind == K.RADIO
+             and abs(e.box.width - b.width) <= 2 and abs(e.box.height - b.height) <= 2
+             and (abs(e.box.top - b.top) <= 2 or abs(e.box.left - b.left) <= 2)
+             and e.box.distance(b) <= 4 * max(b.width, b.height)]
+    return bool(alike)
+
+
 def _option_column(inner: list[Element], frame: Box) -> bool:
     """Check boxes or radio buttons inside a box make it a group frame when they are options:
     in a one-line box any one, in a taller box two or more sharing a left edge (a column of
@@ -109,7 +159,9 @@ def _option_column(inner: list[Element], frame: Box) -> bool:
     indicators here and there."""
     marks = [w.box for w in inner if w.kind in (K.CHECKBOX, K.RADIO)]
     if frame.height <= TEXT_AREA_HEIGHT:
-        return bool(marks)
+        # an option has its label to its right; a mark at the right end is the field's own
+        # icon (a date field's calendar, a time field's clock)
+        return any(m.left < frame.left + 0.6 * frame.width for m in marks)
     return any(abs(a.left - c.left) <= 4 for i, a in enumerate(marks) for c in marks[i + 1:])
 
 
@@ -129,8 +181,8 @@ def _ink_centred(gray: np.ndarray, box: Box) -> bool:
 
 def _own_icon(e: Element, elements: list[Element]) -> Element:
     """A captionless face inside a field or drop-down (a spinner's arrows, a clear or calendar
-    button) belongs to that field: an icon, not one more button on the screen."""
-    if e.kind != K.BUTTON or e.text:
+    button, a clock) belongs to that field: an icon, not one more button or check box."""
+    if e.kind not in (K.BUTTON, K.CHECKBOX) or e.text:
         return e
     host = any(o.kind in (K.TEXT_FIELD, K.COMBO) and o.box.area > 2 * e.box.area
                and o.box.intersection(e.box) >= 0.7 * e.box.area for o in elements)

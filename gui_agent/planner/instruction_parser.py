@@ -16,7 +16,7 @@ from ..errors import PlanningError
 from ..grounding.description import point_of
 from . import vocabulary as vocab
 from .clauses import Clause, mask_quotes, match_verb, render, split_clauses
-from .scoping import found_record, scoped
+from .scoping import found_reading, found_record, scoped, with_reading
 from .verbs import read_clause
 
 __all__ = ["Clause", "ParsedInstruction", "mask_quotes", "match_verb", "parse_instructions",
@@ -42,12 +42,16 @@ def parse_instructions(task: str) -> list[ParsedInstruction]:
         )
     parsed: list[ParsedInstruction] = []
     record: str | None = None          # the record a scope clause named ('find Ann ...')
+    reading: str | None = None         # a text a find clause named to read ('find the 5th word')
     for clause in clauses:
         actions, expect = read_clause(clause)
         named = found_record(clause)
         if named is None and record is not None:
             actions = [scoped(a, record) for a in actions]
+        if reading is not None:
+            actions = [with_reading(a, reading) for a in actions]
         record = named or record
+        reading = found_reading(clause) or reading
         item = ParsedInstruction(clause.text, tuple(spelled_points(a) for a in actions), expect)
         prev = parsed[-1] if parsed else None
         if prev is not None and _is_plain_enter(item) and prev.actions and prev.expect is None:

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 
 from ..actions import Scroll
+from ..grounding.description import ORDINAL_WORDS, ordinal_word
 from . import vocabulary as vocab
 from .clauses import Clause
 from .phrases import Tokens, desc, fail, lower_word
@@ -18,6 +19,10 @@ from .phrases import Tokens, desc, fail, lower_word
 VALUE_OF = "the value of"
 _WORD_NAMES = {1: "first", 2: "second", 3: "third", -1: "last"}
 _WORD_RE = re.compile(r"^the (\w+) word of (.+)$")
+# 'the 5th word in the paragraph', 'the fourth word of X': any ordinal (the language file's
+# phrases name the common ones)
+_NTH_WORD = re.compile(r"^the (?P<n>\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|"
+                       r"seventh|eighth|ninth|tenth|last|final) word (?:of|in) ")
 # description -> the text the element it names shows; None: not found.
 TextReader = Callable[[str], "str | None"]
 
@@ -31,6 +36,12 @@ def reading_of(clause: Clause, toks: Tokens) -> str | None:
         raise fail(clause, f"{' '.join(toks)!r} describes a text to read off the screen without "
                            "naming it; name it, one field at a time: 'enter the value of Color "
                            "into the Color field'")
+    nth = _NTH_WORD.match(" ".join(low))
+    if nth is not None and len(toks) > 4:
+        which = nth.group("n")
+        n = ORDINAL_WORDS.get(which, -1 if which == "final" else None) or int(which[:-2])
+        name = _WORD_NAMES.get(n) or ordinal_word(n)
+        return f"the {name} word of {desc(clause, toks[4:])}"
     for phrases, is_value in ((vocab.VALUE_PHRASES, True), (tuple(vocab.WORD_PHRASES), False)):
         for phrase in phrases:
             words = phrase.split()
@@ -57,7 +68,10 @@ def read_value(reading: str, read: TextReader) -> str | None:
     m = _WORD_RE.match(reading)
     if m is None:
         return None
-    which = next((n for n, w in _WORD_NAMES.items() if w == m.group(1)), None)
+    word = m.group(1)
+    which = next((n for n, w in _WORD_NAMES.items() if w == word), None)
+    if which is None and re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)", word):
+        which = int(word[:-2])
     shown = read(m.group(2))
     words = re.findall(r"[^\W_][\w'’-]*", shown or "")
     if which is None or not words or not -len(words) <= (which - 1 if which > 0 else which) < len(words):

@@ -16,29 +16,55 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..actions import Action, Move, target_fields
+from ..actions import Action, Move, Type, target_fields
 from ..errors import PlanningError
 from ..grounding.description import ROLE_NOUNS
 from . import vocabulary as vocab
-from .clauses import Clause, match_verb, split_clauses
+from .clauses import Clause, match_verb, render, split_clauses
 from .phrases import Tokens, fail, lower_word, quote
+from .reading import reading_of
 
 FIND = "find"               # the verb kind of a scope clause
 
 
 def read_find(clause: Clause, toks: Tokens) -> list[Action]:
-    """'find Vern in the contact book' -> hover over "Vern" (the record's name)."""
+    """'find Vern in the contact book' -> hover over "Vern" (the record's name); 'find the 5th
+    word in the paragraph' is a text to read for the clause after it ('type that into ...'):
+    no step of its own."""
+    if reading_of(clause, toks) is not None:
+        return []
     return [Move(quote(record_name(clause, toks)))]
+
+
+def found_reading(clause: Clause) -> str | None:
+    """The text a find clause names to be read ('find the 5th word in the paragraph')."""
+    found = match_verb(clause.tokens)
+    if found is None or found[0] != FIND:
+        return None
+    return reading_of(clause, list(clause.tokens[found[1]:]))
+
+
+def with_reading(action: Action, reading: str) -> Action:
+    """'type that into the box' after 'find the 5th word ...': the typed text is read off the
+    screen when the step is due."""
+    if isinstance(action, Type) and action.read_from is None and action.text.strip().lower() in vocab.READ_PRONOUNS:
+        return replace(action, text="", read_from=reading)
+    return action
 
 
 def record_name(clause: Clause, toks: Tokens) -> str:
     """The name a scope clause gives: its quoted text, the words after 'by'/'from'/'named' ('the
     email by Ann'), or the words left once the place ('in the contact book'), the articles and
     a leading lower-case noun ('the user @ann') are dropped."""
+    low = [lower_word(t) for t in toks]
+    if "and" in low[1:]:      # 'find the email by Ann and reply to her': a step it cannot read
+        rest = toks[low.index("and", 1):]
+        raise fail(clause, f"could not place {render(list(rest), clause)!r} after what to find: "
+                           "say each step with a verb I know ('find Ann in the list, then click "
+                           "her Reply button')")
     quoted = [clause.quoted(t) for t in toks if clause.quoted(t) is not None]
     if len(quoted) == 1:
         return quoted[0] or ""
-    low = [lower_word(t) for t in toks]
     marks = [i for i, w in enumerate(low) if w in vocab.RECORD_MARKS]
     words = list(toks[marks[-1] + 1:] if marks else toks)
     low = [lower_word(t) for t in words]
@@ -104,6 +130,6 @@ def finds_record(instruction: str) -> bool:
 def found_record(clause: Clause) -> str | None:
     """The record a scope clause names ('find Vern in the book' -> 'Vern'); None for any other."""
     found = match_verb(clause.tokens)
-    if found is None or found[0] != FIND:
+    if found is None or found[0] != FIND or found_reading(clause) is not None:
         return None
     return record_name(clause, list(clause.tokens[found[1]:]))

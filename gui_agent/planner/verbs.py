@@ -137,18 +137,25 @@ def _launch(clause: Clause, toks: Tokens) -> list[Action]:
 
 
 def _scroll_to_end(clause: Clause, toks: Tokens) -> list[Action] | None:
-    """'scroll to the bottom of the text area', 'scroll down to the end': as far as it goes
+    """'scroll to the bottom of the text area', 'scroll the list to the top', 'scroll down to the
+    end': as far as it goes
     (the language file's ``targets.scroll_ends`` and ``numbers.scroll_amounts['to the end']``)."""
     low = [lower_word(t) for t in toks]
     for i in range(len(low) - 2):
         if low[i:i + 2] != ["to", "the"] or low[i + 2] not in vocab.SCROLL_ENDS:
             continue
         direction = vocab.SCROLL_ENDS[low[i + 2]]
-        before = [w for w in low[:i] if w.rstrip("s").removesuffix("ward") not in ("up", "down", "left", "right")]
+        place = [t for t, w in zip(toks[:i], low[:i], strict=True)
+                 if w.rstrip("s").removesuffix("ward") not in ("up", "down", "left", "right")]
         at = toks[i + 4:] if i + 3 < len(low) and low[i + 3] in ("of", "in") else []
-        if before or (i + 3 < len(low) and not at):
+        if i + 3 < len(low) and not at:
             return None
-        return [Scroll(direction, vocab.SCROLL_AMOUNT_WORDS["to the end"], desc(clause, at) if at else None)]
+        if place and at:       # 'scroll the text area to the bottom of the text': its own text
+            if " ".join(low[i + 4:]) not in vocab.EMPTY_OBJECTS:
+                return None
+            at = []
+        where = at or place
+        return [Scroll(direction, vocab.SCROLL_AMOUNT_WORDS["to the end"], desc(clause, where) if where else None)]
     return None
 
 

@@ -78,6 +78,7 @@ VALUE_PHRASES: tuple[str, ...] = _L.phrases("texts.value_phrases")
 VALUE_PLACES: tuple[str, ...] = _L.phrases("texts.value_places")
 WORD_PHRASES: Mapping[str, str] = _L.names("texts.word_phrases")
 VAGUE_READINGS: tuple[str, ...] = _L.phrases("texts.vague_readings")
+READ_PRONOUNS: frozenset[str] = frozenset(_L.phrases("texts.read_pronouns"))
 NEXT_PAGE_WORDS: tuple[str, ...] = _L.phrases("targets.next_page_words")
 PAGER_WORDS: tuple[str, ...] = _L.phrases("targets.pager_words")
 
