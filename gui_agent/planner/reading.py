@@ -34,8 +34,9 @@ def reading_of(clause: Clause, toks: Tokens) -> str | None:
     vague = next((p for p in vocab.VAGUE_READINGS if low[:len(p.split())] == p.split()), None)
     if vague is not None:
         raise fail(clause, f"{' '.join(toks)!r} describes a text to read off the screen without "
-                           "naming it; name it, one field at a time: 'enter the value of Color "
-                           "into the Color field'")
+                           "naming it; quote the text ('type \"abc\" into the Code field') or name "
+                           "where it is shown, one field at a time: 'enter the value of Color into "
+                           "the Color field'")
     nth = _NTH_WORD.match(" ".join(low))
     if nth is not None and len(toks) > 4:
         which = nth.group("n")
