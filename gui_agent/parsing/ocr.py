@@ -23,12 +23,12 @@ from ..errors import GuiAgentError
 from ..geometry import Box
 from .chevrons import split_chevrons
 from .ocr_cache import OcrCache, crop_key
+from .text_crops import split_at_gaps, with_air
 from .text_regions import text_regions
 from .underlines import without_underlines
 
 log = logging.getLogger(__name__)
 
-_INK_CONTRAST = 40      # grey levels between text and its background
 _MIN_TEXT_SCORE = 0.5   # rapidocr's own default for dropping garbage reads
 CHEVRON_CONFIDENCE = 0.9   # a line read around chevrons seen by their shape
 _REC_HEIGHT = 48        # PP-OCRv4's recogniser input height
@@ -199,13 +199,13 @@ class OcrEngine:
             for b in self._detect_crop(crop, scale):
                 if not core[0] <= band.top + b.top + b.height / 2 < core[1]:
                     continue   # its line is whole in the neighbouring band, and kept from there
-                for part in _split_at_gaps(crop, b):
+                for part in split_at_gaps(crop, b):
                     out.append(Box(part.left + band.left, part.top + band.top, part.width, part.height))
         return out
 
     def recognize_boxes(self, bgr: np.ndarray, boxes: list[Box]) -> list[TextLine]:
         with _NATIVE_LOCK:   # OpenCV too (see the lock)
-            splits = [split_chevrons(without_underlines(_with_air(bgr, b))) for b in boxes]
+            splits = [split_chevrons(without_underlines(with_air(bgr, b))) for b in boxes]
         reads = self.recognize([crop for crop, _, _ in splits])
         lines = []
         for box, (text, conf), (_, lead, trail) in zip(boxes, reads, splits, strict=True):
@@ -349,81 +349,4 @@ def _rec_input(crop: np.ndarray, width: int) -> np.ndarray:
     strip = cv2.resize(crop, (scaled_w, _REC_HEIGHT)).astype(np.float32)
     out = np.zeros((3, _REC_HEIGHT, width), np.float32)
     out[:, :, :scaled_w] = strip.transpose(2, 0, 1) * (2 / 255.0) - 1.0
-    return out
-
-
-def _with_air(bgr: np.ndarray, box: Box) -> np.ndarray:
-    """The crop of ``box`` with blank rows above and below its glyphs: ~15 % of its height each
-    side (3 px at least), taken from the frame's blank rows beyond the box where the box has
-    too few (never over a border or the next line, which confuse the recogniser more).
-
-    On a crop cut tight to the glyphs the recogniser drops the spaces between words
-    ("Crasvitaenunc." for "Cras vitae nunc.").
-    """
-    pad = max(3, round(0.15 * box.height))
-    h = bgr.shape[0]
-
-    def blank(y: int) -> bool:
-        row = bgr[y, box.left:box.right]
-        return row.size > 0 and int(row.max()) - int(row.min()) < 40
-
-    inked = [y for y in range(box.top, box.bottom) if not blank(y)]
-    if not inked:
-        return bgr[box.top:box.bottom, box.left:box.right]
-    above, below = inked[0] - box.top, box.bottom - 1 - inked[-1]
-    top = box.top
-    while above < pad and top > 0 and blank(top - 1):
-        top, above = top - 1, above + 1
-    bottom = box.bottom
-    while below < pad and bottom < h and blank(bottom):
-        bottom, below = bottom + 1, below + 1
-    return bgr[top:bottom, box.left:box.right]
-
-
-def _split_at_gaps(crop: np.ndarray, box: Box) -> list[Box]:
-    """Split a detected box where a blank gap wider than ~1.2 text heights separates two texts.
-
-    Detection often joins two labels that sit close on one row ("Name  Cancel"), or a label and
-    the text inside the field beside it ("Region:Europe", across the field's border); splitting
-    them keeps each element's text and box its own.
-    """
-    patch = crop[box.top:box.bottom, box.left:box.right]
-    if patch.size == 0 or box.width < 2 * box.height:
-        return [box]
-    gray = patch.mean(axis=2)
-    border = np.concatenate([gray[0], gray[-1], gray[:, 0], gray[:, -1]])
-    ink = np.abs(gray - np.median(border)) > _INK_CONTRAST
-    col_fill = ink.mean(axis=0)
-    # a column inked from the top rows to the bottom rows is a widget border, not text; a letter's
-    # stem ("L", "I") may fill most of a tight box's height but leaves its top or bottom blank
-    is_border = (col_fill >= 0.8) & ink[:2].any(axis=0) & ink[-2:].any(axis=0)
-    cols = (col_fill > 0) & ~is_border
-    if not cols.any():
-        return [box]
-    # a word space is up to ~0.7 em in monospaced fonts; two labels lie further apart than that
-    rows = np.flatnonzero(ink[:, cols].any(axis=1))
-    min_gap = max(10, round(1.2 * (rows[-1] - rows[0] + 1)))
-    xs = np.flatnonzero(cols)
-    first, last = int(xs[0]), int(xs[-1])
-    parts: list[tuple[int, int]] = []
-    start, run, fenced = first, 0, False
-    for x in range(first, last + 1):
-        if cols[x]:
-            # a wide gap, or a widget's border with space around it (not a '$' or 'l' stem)
-            if run >= min_gap or (fenced and run >= 5):
-                parts.append((start, x - run))
-                start = x
-            run, fenced = 0, False
-        else:
-            run += 1
-            fenced = fenced or bool(col_fill[x] >= 0.95)
-    parts.append((start, last + 1))
-    borders = np.flatnonzero(is_border)
-    pad = max(2, box.height // 6)
-    out = []
-    for a, b in parts:
-        lo = int(borders[borders < a].max()) + 1 if (borders < a).any() else 0
-        hi = int(borders[borders >= b].min()) if (borders >= b).any() else box.width
-        a, b = max(lo, a - pad), min(hi, b + pad)
-        out.append(Box(box.left + a, box.top, b - a, box.height))
     return out
