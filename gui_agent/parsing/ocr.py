@@ -211,7 +211,7 @@ class OcrEngine:
         for box, (text, conf), (_, lead, trail) in zip(boxes, reads, splits, strict=True):
             text = text.strip() if conf >= self.min_confidence else ""
             if lead or trail:      # chevrons read by their shape ('< 3 >'), the rest by the model
-                text, conf = f"{lead}{text}{trail}", max(conf, CHEVRON_CONFIDENCE)
+                text, conf = " ".join(t for t in (lead, text, trail) if t), max(conf, CHEVRON_CONFIDENCE)
             if text:
                 lines.append(TextLine(text, box, conf))
         return lines
