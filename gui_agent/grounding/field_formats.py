@@ -15,8 +15,8 @@ from .scored import Scored
 _PART = r"(?:mm|dd|yyyy|yy|jj|aaaa|tt|\d{1,4})"
 FORMATS: dict[str, re.Pattern[str]] = {
     "date": re.compile(rf"^{_PART}([/.\-]){_PART}\1{_PART}$", re.IGNORECASE),
-    "time": re.compile(r"^(?:--|hh|\d{1,2}):(?:--|mm|\d{2})(?::(?:--|ss|\d{2}))?(?:--|am|pm|a|p)?$",
-                       re.IGNORECASE),
+    "time": re.compile(r"^(?:--|hh|\d{1,2})[:.](?:--|mm|\d{2})(?:[:.](?:--|ss|\d{2}))?(?:--|am|pm|a|p)?$",
+                       re.IGNORECASE),     # (OCR may read the colon of a faint "--:--" as a dot)
 }
 FORMAT_SCORE = 0.85     # below a field labelled so, above one named by its role alone
 FIRST_PART = 0.1        # of a field's width: where its first part ("mm") is clicked

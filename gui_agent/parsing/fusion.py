@@ -246,9 +246,12 @@ def _text_at_left(box: Box, texts: list[Box]) -> bool:
 def _tall_face(gray: np.ndarray, box: Box, texts: list[Box]) -> bool:
     """A bordered box taller than a text line whose caption sits in its middle (vertically, and
     across unless the box is squarish): a big button (its caption may wrap over two lines), not a
-    text area (whose text starts at the top)."""
+    text area (whose text starts at the top) nor a list of items (a column of lines)."""
     if not texts or box.height > 4 * TEXT_AREA_HEIGHT:
         return False
+    rows = sorted(t.center.y for t in texts)
+    if sum(1 for a, b in zip(rows, rows[1:], strict=False) if b - a > 0.6 * min(t.height for t in texts)) >= 2:
+        return False   # three lines or more, one under another: a list or a menu, not a caption
     if not _ink_centred(gray, box) and box.width > 1.6 * box.height:
         return False   # (a squarish face is a button even when its caption overflows a side)
     # the margins of the caption's ink, not of the text boxes: detection draws those a few

@@ -1,7 +1,8 @@
 """Native web form controls as a browser draws them at twice the size, read from pixels: bare
 radio buttons in a row (no labels), an empty <select> whose only mark is its light arrow, a
-check box larger than the detector's own, and date and time inputs whose calendar or clock
-icon at the right end is no option of a group frame (Pillow, light and dark)."""
+check box larger than the detector's own, a date input whose calendar icon at the right end is
+no option of a group frame, and a list box whose items stay items, not one tall button's caption
+(Pillow, light and dark)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,11 @@ def _form(theme: str) -> tuple[Image.Image, dict[str, Box]]:
     d.rectangle([240, 252, 258, 272], outline=c["fg"], width=2)                  # its calendar
     d.line([240, 258, 258, 258], fill=c["fg"], width=2)
     boxes["date"] = Box(20, 240, 251, 45)
+    boxes["list"] = Box(300, 20, 120, 170)                                        # a list box
+    d.rectangle([300, 20, 420, 190], fill=c["field"], outline=c["border"], width=2)
+    for k, name in enumerate(("Tarra", "Cassondra", "Ann", "Belicia")):
+        d.text((310, 30 + 38 * k), name, fill=c["fg"], font=f)
+        boxes[name] = Box(310, 30 + 38 * k, round(d.textlength(name, font=f)), 30)
     return img, boxes
 
 
@@ -56,6 +62,8 @@ def test_web_form_controls_are_read_as_what_they_are(theme):
     assert K.COMBO in kinds_at(boxes["select"]), elements
     assert K.CHECKBOX in kinds_at(boxes["checkbox"]), elements
     assert K.TEXT_FIELD in kinds_at(boxes["date"]), elements
+    items = [e for e in elements if boxes["list"].contains(e.box.center) and e.kind == K.TEXT]
+    assert len(items) == 4, elements        # a list's items are items, not one tall button's caption
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
@@ -70,3 +78,4 @@ def test_the_date_field_is_the_field_showing_a_date_clicked_on_its_first_part(th
     assert boxes["radio 2"].contains(second.point), second
     assert boxes["select"].contains(ladder.resolve("the dropdown", obs).point)
     assert boxes["checkbox"].contains(ladder.resolve("the checkbox", obs).point)
+    assert boxes["Cassondra"].expand(4).contains(ladder.resolve('"Cassondra"', obs).point)
