@@ -1,7 +1,9 @@
 """Chevrons read by their shape: a pager's '<' and '>' ("< 3 >", "1 >").
 
 The text recogniser reads a lone chevron as a letter ('>' as "V" or "N", "< 3 >" as "ЗN" with too
-little confidence to be kept), so the pager that leads to a list's next page goes unseen. A
+little confidence to be kept), so the pager that leads to a list's next page goes unseen. Only
+short lines are read so (a pager); in a line of words the recogniser reads its own '<' and '>'
+("Profile: Ann <ann@example.org>"). A
 chevron is two straight strokes meeting at a point: column by column its ink spans a steadily,
 evenly growing height from the tip, mirrored about its middle row, and at its open end the middle
 rows are blank; a pager's chevron stands a space apart from its neighbours. The chevrons at either end of
@@ -15,6 +17,7 @@ import numpy as np
 
 INK_CONTRAST = 60           # grey levels between a stroke and its background
 _MIN_HEIGHT = 6             # px: smaller ink is a dot or a dash, not a chevron
+MAX_GLYPHS = 8              # a pager ("< 3 >", "1 2 3 >", "Next ›") is a short line
 
 
 def split_chevrons(crop: np.ndarray) -> tuple[np.ndarray, str, str]:
@@ -27,8 +30,8 @@ def split_chevrons(crop: np.ndarray) -> tuple[np.ndarray, str, str]:
     ink = (np.abs(gray - ground) > INK_CONTRAST).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     parts = sorted((int(stats[i][0]), i) for i in range(1, count) if stats[i][4] >= 4)
-    if not parts:
-        return crop, "", ""
+    if not parts or len(parts) > MAX_GLYPHS:
+        return crop, "", ""       # a line of words: its '<' and '>' are the recogniser's to read
     lead = trail = ""
     out = crop
     for end, (x, i) in (("lead", parts[0]), ("trail", parts[-1])):

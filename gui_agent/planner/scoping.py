@@ -3,13 +3,13 @@ click on their phone number', 'For the user @ann, click on the "Share" button', 
 by Ann and click Reply'.
 
 The first clause (``find`` in ``language.yaml``: find/locate/look for X, 'for [the <noun>] X')
-becomes a hover over X's name, looked for page by page when it is not on the screen (the
-worker, with the list's next-page control). Every target of the clauses after it is then
+becomes a hover over X's name, looked for page by page when it is not on the screen, or further
+down the list (the worker: planner/reveal.py). Every target of the clauses after it is then
 looked for *after* X in reading order (the description grammar's 'after' relation): the parts
 of a record, a post or a row follow its name. A possessive names a part of that record:
 'their "Share" button' is the element so named; a bare noun is a field of the record, the value
-shown right of its label ('their phone number' -> right of phone after "Vern", the record's
-``record_fields`` tail word dropped).
+shown right of its label ('their phone number' -> right of phone after "Vern": a last word of
+``targets.record_field_tails`` is one the label leaves out).
 """
 
 from __future__ import annotations

@@ -67,3 +67,13 @@ def test_a_crop_without_chevrons_is_left_as_it_is():
     crop = np.ascontiguousarray(np.asarray(_line([("Close", False)], "light", FONTS[0]))[:, :, ::-1])
     out, lead, trail = split_chevrons(crop)
     assert out is crop and lead == trail == ""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_line_of_words_keeps_its_own_angle_brackets(theme):
+    """'Profile: (no name) <no email>' is read by the recogniser as it always was (a replayed
+    demonstration expects the text it recorded); only a short line, a pager, is split."""
+    img = _line([("Profile: (no name) <no email>", False)], theme, FONTS[0], size=20)
+    crop = np.ascontiguousarray(np.asarray(img)[:, :, ::-1])
+    out, lead, trail = split_chevrons(crop)
+    assert out is crop and lead == trail == ""
