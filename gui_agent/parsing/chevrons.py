@@ -1,9 +1,9 @@
 """Chevrons read by their shape: a pager's '<' and '>' ("< 3 >", "1 >").
 
 The text recogniser reads a lone chevron as a letter ('>' as "V" or "N", "< 3 >" as "ЗN" with too
-little confidence to be kept), so the pager that leads to a list's next page goes unseen. Only
-short lines are read so (a pager); in a line of words the recogniser reads its own '<' and '>'
-("Profile: Ann <ann@example.org>"). A
+little confidence to be kept), so the pager that leads to a list's next page goes unseen. Only a
+short line whose read is short or dropped is read again so (parsing/ocr.py); in a line of words
+the recogniser reads its own '<' and '>' ("Profile: Ann <ann@example.org>"). A
 chevron is two straight strokes meeting at a point: column by column its ink spans a steadily,
 evenly growing height from the tip, mirrored about its middle row, and at its open end the middle
 rows are blank; a pager's chevron stands a space apart from its neighbours. The chevrons at either end of

@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 
 _MIN_TEXT_SCORE = 0.5   # rapidocr's own default for dropping garbage reads
 CHEVRON_CONFIDENCE = 0.9   # a line read around chevrons seen by their shape
+SHORT_READ = 4             # characters: a read this short may be a pager's chevrons misread
 _REC_HEIGHT = 48        # PP-OCRv4's recogniser input height
 _DET_FRAME = 16         # px of edge pixels framing every crop given to the detector
 # The detector finds glyphs down to ~6 px high (measured on DejaVu text: every 10 px glyph found at
@@ -204,17 +205,27 @@ class OcrEngine:
         return out
 
     def recognize_boxes(self, bgr: np.ndarray, boxes: list[Box]) -> list[TextLine]:
-        with _NATIVE_LOCK:   # OpenCV too (see the lock)
-            splits = [split_chevrons(without_underlines(with_air(bgr, b))) for b in boxes]
-        reads = self.recognize([crop for crop, _, _ in splits])
+        crops = [without_underlines(with_air(bgr, b)) for b in boxes]
+        reads = self.recognize(crops)
         lines = []
-        for box, (text, conf), (_, lead, trail) in zip(boxes, reads, splits, strict=True):
+        for box, crop, (text, conf) in zip(boxes, crops, reads, strict=True):
             text = text.strip() if conf >= self.min_confidence else ""
-            if lead or trail:      # chevrons read by their shape ('< 3 >'), the rest by the model
-                text, conf = " ".join(t for t in (lead, text, trail) if t), max(conf, CHEVRON_CONFIDENCE)
+            if len(text) <= SHORT_READ:       # a pager's "1 >" read "1V", "< 3 >" not kept at all
+                text, conf = self._with_chevrons(crop, text, conf)
             if text:
                 lines.append(TextLine(text, box, conf))
         return lines
+
+    def _with_chevrons(self, crop: np.ndarray, text: str, conf: float) -> tuple[str, float]:
+        """A short read again with its end chevrons seen by their shape ('< 3 >'), the rest by
+        the recogniser; the read as it was when the crop has none."""
+        with _NATIVE_LOCK:   # OpenCV too (see the lock)
+            rest, lead, trail = split_chevrons(crop)
+        if not (lead or trail):
+            return text, conf
+        middle, middle_conf = self.recognize([rest])[0]
+        middle = middle.strip() if middle_conf >= self.min_confidence else ""
+        return " ".join(t for t in (lead, middle, trail) if t), max(middle_conf, CHEVRON_CONFIDENCE)
 
     def recognize(self, crops: list[np.ndarray], *, min_width: int | None = None) -> list[tuple[str, float]]:
         """(text, confidence) per crop; crops seen before come from the cache.
