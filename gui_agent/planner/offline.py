@@ -273,7 +273,7 @@ class OfflineWorker:
             return self._close(Fail(f"{format_action(failed.action)} failed: {why}"))
         target = subtask.actions[0].target  # type: ignore[union-attr]
         if subtask.reveal == PAGES:
-            return self._next_page(target, failed, why, missed, expansions, observation)
+            return self._next_page(subtask, failed, why, expansions, observation)
         tree = subtask.reveal == TREE_NODES
         what = "collapsed nodes" if tree else f"{subtask.reveal}s"
         if subtask.reveal == MORE_MENU and expansions:
@@ -302,10 +302,11 @@ class OfflineWorker:
         log.info("%s not found: opening %s to look inside", target, what)
         return reveal
 
-    def _next_page(self, target: str, failed: StepRecord, why: str, missed: str, pages: int,
+    def _next_page(self, subtask: Subtask, failed: StepRecord, why: str, pages: int,
                    observation: Observation | None) -> Action:
         """A name to find that is not on the screen: the list's next page, while it has one."""
-        if is_reveal(Subtask("", reveal=PAGES), failed.action):
+        target = subtask.actions[0].target  # type: ignore[union-attr]
+        if is_reveal(subtask, failed.action):
             return self._close(Fail(f"{format_action(failed.action)} failed: {why}"))
         if not why.startswith(_NOT_FOUND):
             return self._close(Fail(f"{format_action(failed.action)} failed: {why}"))

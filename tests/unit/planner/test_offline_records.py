@@ -196,3 +196,17 @@ def test_an_item_of_a_record_s_menu_is_looked_for_in_the_menu_its_more_icon_open
     assert boxes["Block"].expand(3).contains(ladder.resolve(again.target, obs).point)
     history.append(StepRecord(again, 1, False, f"could not find {again.target!r} on the screen"))
     assert isinstance(worker.next_action(click, obs, history), Fail)   # opened once, not toggled shut
+
+
+def test_a_look_further_that_fails_ends_the_find_saying_why():
+    """A scroll down the list that could not be made (its place not found) ends the attempt with
+    the reason; it raised IndexError before (a reveal test on an empty stand-in subtask)."""
+    find = OfflineManager().plan("Find Dee Vo in the contact book")[0]
+    worker = OfflineWorker()
+    obs = Observation.from_image(_contact(3, "light", FONTS[0])[0])
+    assert worker.next_action(find, obs, []) == Move('"Dee Vo"')
+    scroll = Scroll("down", 1, '"Email: cy@example.com"')
+    history = [StepRecord(Move('"Dee Vo"'), 0, False, "could not find '\"Dee Vo\"' on the screen"),
+               StepRecord(scroll, 0, False, "could not find '\"Email: cy@example.com\"' on the screen")]
+    failed = worker.next_action(find, obs, history)
+    assert isinstance(failed, Fail) and "scroll" in failed.reason
