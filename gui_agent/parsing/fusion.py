@@ -24,7 +24,7 @@ from .more_icons import more_icons
 from .ocr import TextLine
 from .reading_order import same_row
 from .table_cells import table_cells
-from .tree_glyphs import tree_expanders
+from .tree_glyphs import ink_masks, tree_expanders
 from .widgets import TEXT_AREA_HEIGHT, arrow_glyphs, is_cross
 
 K = ElementKind
@@ -43,9 +43,10 @@ def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
     if gray is None:
         gray = rgb.mean(axis=2)
     # a tree's boxed "+" looks like a ticked check box to the widget detector: it is an expander
-    expanders = tree_expanders(gray)
+    masks = ink_masks(gray)     # read once for both glyph finders
+    expanders = tree_expanders(gray, masks)
     # three dots standing alone: an overflow menu's button (a line of text is no icon)
-    expanders += [m for m in more_icons(gray) if not any(
+    expanders += [m for m in more_icons(gray, masks) if not any(
         ln.box.intersection(m.box) and any(c.isalnum() for c in ln.text) for ln in lines)]
     widgets = [w for w in widgets if not any(w.box.iou(x.box) > 0.4 for x in expanders)]
     widgets, expanders = _drop_downs(widgets, expanders, gray)

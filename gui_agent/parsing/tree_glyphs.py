@@ -31,13 +31,14 @@ def ink_masks(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return (dark > _INK).astype(np.uint8), (light > _INK).astype(np.uint8)
 
 
-def tree_expanders(gray: np.ndarray) -> list[Element]:
+def tree_expanders(gray: np.ndarray, masks: tuple[np.ndarray, np.ndarray] | None = None) -> list[Element]:
     """Boxed plus/minus signs and disclosure triangles, as ICON elements labelled
-    "expand" or "collapse" (boxes in the image's pixels)."""
+    "expand" or "collapse" (boxes in the image's pixels). ``masks``: :func:`ink_masks` of
+    ``gray``, when the caller has them already."""
     import cv2
 
     found: list[Element] = []
-    for ink in ink_masks(gray):
+    for ink in masks or ink_masks(gray):
         for e in [*_boxed_signs(ink, cv2), *_triangles(ink, cv2)]:
             if not any(e.box.intersection(o.box) for o in found):
                 found.append(e)
