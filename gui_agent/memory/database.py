@@ -92,7 +92,7 @@ class Database:
             raise MemoryStoreError(f"{self.path}: cannot open the memory database ({exc})") from exc
         try:
             conn.row_factory = sqlite3.Row
-            self._check_identity(conn)
+            self._retry(lambda: self._check_snapshot(conn))
             conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
             conn.execute("PRAGMA foreign_keys = ON")
             if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
@@ -110,6 +110,16 @@ class Database:
                 raise private_files.NotWritable(self.path, why, FIX_WRITABLE) from None
             raise self._refuse(f"unreadable as a memory database ({exc})") from exc
         return conn
+
+    def _check_snapshot(self, conn: sqlite3.Connection) -> None:
+        """The identity check inside one read transaction. Its reads must see one snapshot:
+        read one by one, another gui-agent creating the store could commit in between, and a
+        header read before its commit beside tables read after it looks like a foreign file."""
+        conn.execute("BEGIN")
+        try:
+            self._check_identity(conn)
+        finally:
+            conn.execute("ROLLBACK")
 
     def _check_identity(self, conn: sqlite3.Connection) -> None:
         """Read only: refuse a foreign or newer database before anything writes to it."""

@@ -188,6 +188,35 @@ def test_concurrent_writers_do_not_corrupt_the_store(tmp_path):
     assert switches > 2, "the writers never overlapped; the test proved nothing"
 
 
+def test_a_store_being_created_by_another_process_is_not_taken_for_a_foreign_one(tmp_path,
+                                                                                  monkeypatch):
+    """The load-run race: a second gui-agent reads the new file's header (no application id
+    yet), then the first one commits its schema, then the second reads the tables. Its check
+    must see one snapshot, not a header from before the commit and tables from after it."""
+    path = tmp_path / "memory.sqlite3"
+    first = sqlite3.connect(path, isolation_level=None)
+    first.execute("PRAGMA journal_mode = WAL")   # what the first creator does before migrating
+    real_read_version = schema.read_version
+    raced = []
+
+    def read_version_after_the_other_commits(conn):
+        if not raced:
+            raced.append(True)
+            first.execute("BEGIN IMMEDIATE")
+            schema.migrate(first, 0)
+            first.execute("COMMIT")
+        return real_read_version(conn)
+
+    monkeypatch.setattr(schema, "read_version", read_version_after_the_other_commits)
+    with MemoryStore(path) as store:
+        assert store.stats()["episodes"] == 0
+    first.close()
+    assert raced
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA application_id").fetchone()[0] == schema.APPLICATION_ID
+    conn.close()
+
+
 def test_one_store_object_can_be_shared_by_threads(tmp_path):
     from concurrent.futures import ThreadPoolExecutor
 
