@@ -18,6 +18,9 @@ SYSTEM_PACKAGES=(xvfb xdotool x11-utils xclip libxcb1 libx11-6 libx11-xcb1 libxc
   libxcb-shm0 libxcb-sync1 libxcb-util1 libxcb-xfixes0 libxcb-xinerama0 libxcb-xkb1 libxcb-randr0
   libxkbcommon0 libxkbcommon-x11-0 libegl1 libgl1 libglib2.0-0 libfontconfig1 libdbus-1-3
   fonts-dejavu-core fonts-liberation)
+# Icon fonts with their name tables: caption-less icons (a reply arrow, a trash can) are named by
+# the glyph they look like (gui_agent/parsing/icon_fonts.py).
+SYSTEM_PACKAGES+=(fonts-font-awesome fonts-material-design-icons-iconfont)
 # The accessibility tree (AT-SPI): the D-Bus session bus and the accessibility bus, the libatspi
 # typelib, and what PyGObject (pip, in the venv) builds against; openbox, a window manager for
 # headless desktops (batch suites' `desktop:`).

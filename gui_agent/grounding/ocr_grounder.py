@@ -53,6 +53,9 @@ ROLE_ONLY_SCORE = 0.9           # an element picked by its role alone ('the 2nd 
 SPELLED_SCORE = 0.97            # an element whose whole text is the description ('Tab #2')
 ORDINAL_BAND = 0.12             # elements within this of the best match count for an ordinal
 QUOTED_CASE_FACTOR = 0.9        # quoted text in another letter case: still found, clearly second
+ANCHOR_BAND = 0.05              # anchors this close to the best one are all tried
+ANCHOR_BAND_AFTER = 0.1         # ... for 'after', where one name may head a record and sit in its menu
+LIKENESS_FACTOR = 0.85          # an icon named by the glyph it resembles: below any name read
 AREA_HEIGHT_RATIO = 1.3         # a field this much taller than the shortest one holds several lines
 
 
@@ -139,12 +142,17 @@ def _weighed_by_tree(s: Scored, parse: ScreenParse, query: TargetQuery) -> Score
 
 def _direct_matches(query: TargetQuery, elements: Iterable[Element], use_labels: bool = True,
                     rgb: Any = None) -> list[Scored]:
-    """Elements whose own text (or, with ``use_labels``, parser-given label) matches."""
+    """Elements whose own text (or, with ``use_labels``, parser-given label) matches; an icon
+    that only looks like the name counts when no element reads the whole name."""
     out: list[Scored] = []
+    likeness: list[Scored] = []
+    read_whole = False
     close_query = query.text.strip().lower() in CLOSE_WORDS
     for e in elements:
         best = None
-        for field, value in (("text", e.text), ("label", e.label if use_labels else "")):
+        named = (("text", e.text), ("label", e.label if use_labels else ""),
+                 *(("likeness", n) for n in (e.looks_like if use_labels else ())))
+        for field, value in named:
             m = match_text(query.text, value) if value else None
             if close_query and value and field == "text":
                 # OCR reads a close glyph as "x"/"X", often glued to the end of a title
@@ -157,10 +165,10 @@ def _direct_matches(query: TargetQuery, elements: Iterable[Element], use_labels:
                     break
             if m is not None and query.quoted and m.grade in ("fuzzy", "partial-fuzzy"):
                 m = None  # quoted text is matched literally (OCR confusions still allowed)
-            if m is not None and query.quoted and m.grade in ("case", "partial-case"):
+            if m is not None and query.quoted and m.grade in ("case", "partial-case") and field != "likeness":
                 # quoted "yes" names the "yes" button, not the "Yes" one: letter case counts
                 m = replace(m, score=m.score * QUOTED_CASE_FACTOR)
-            if m is not None and field == "label" and m.partial:
+            if m is not None and field != "text" and m.partial:
                 m = None  # a label names its widget as a whole, not by one of its words
             if m is not None and (best is None or m.score > best[0].score):
                 best = (m, field, value)
@@ -173,6 +181,11 @@ def _direct_matches(query: TargetQuery, elements: Iterable[Element], use_labels:
             continue
         m, field, value = best
         box, element, score, why = e.box, e, m.score, f"{field} {value!r} matches ({m.grade})"
+        if field == "likeness":
+            likeness.append(Scored(e, box, score * LIKENESS_FACTOR * kind_factor(query, e.kind),
+                                   f"an icon that looks like {value!r}"))
+            continue
+        read_whole = read_whole or not m.partial
         if field == "text" and m.partial:
             # one run of words of a longer text: weaker the more other words the line holds
             score *= prose_factor(value, m.start, m.end)
@@ -189,7 +202,7 @@ def _direct_matches(query: TargetQuery, elements: Iterable[Element], use_labels:
             score *= MENTION_FACTOR   # the name in quotes: text that talks about the target
             why += "; quoted: a mention"
         out.append(Scored(element, box, score * kind_factor(query, element.kind), why))
-    return out
+    return out if read_whole else out + likeness
 
 
 def _spelled_matches(query: TargetQuery, elements: Iterable[Element]) -> list[Scored]:
@@ -358,7 +371,11 @@ def _apply_relation(relation: Relation, scored: list[Scored], parse: ScreenParse
     if not anchors:
         return []
     top = anchors[0].score
-    anchors = [a for a in anchors if a.score >= top - 0.05][:4]
+    # a record's name read inside a longer line ("Tally @ann · 2h ago") scores below the same
+    # name in a short one (an open menu's "Mute @ann"): after which of them the target lies
+    # decides, and each placement keeps its anchor's score
+    band = ANCHOR_BAND_AFTER if relation.kind == "after" else ANCHOR_BAND
+    anchors = [a for a in anchors if a.score >= top - band][:6]
     if relation.kind in LINE_RELATIONS and not head.text and head.kinds <= {K.TEXT, K.LINK}:
         scored = scored + [r for a in anchors if (r := _rest_of_line(a, anchor_query, image)) is not None]
     placed = []

@@ -80,9 +80,15 @@ class Element:
     checked: bool | None = None  # checkboxes / radio buttons, when it can be seen
     label: str = ""          # nearby text naming a textless widget ("Name" for a field)
     accessible: Accessible | None = None   # what the accessibility tree says (source "a11y")
+    looks_like: tuple[str, ...] = ()   # a caption-less icon's names, from the glyph it resembles
+
+    @property
+    def name(self) -> str:
+        """What it is called: its text, its label, or the name of the icon it looks like."""
+        return self.text or self.label or (self.looks_like[0] if self.looks_like else "")
 
     def __str__(self) -> str:
-        name = self.text or self.label
+        name = self.name
         return f"{self.kind} {name!r} at ({self.box.left},{self.box.top},{self.box.right},{self.box.bottom})"
 
 

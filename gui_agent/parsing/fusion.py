@@ -20,11 +20,13 @@ from .indicators import (
     drop_glyphs_in_fields,
     untangle_indicators,
 )
+from .more_icons import INK as MORE_INK
 from .more_icons import more_icons
+from .named_icons import name_icons
 from .ocr import TextLine
 from .reading_order import same_row
 from .table_cells import table_cells
-from .tree_glyphs import ink_masks, tree_expanders
+from .tree_glyphs import ink_masks, ink_strength, tree_expanders
 from .widgets import TEXT_AREA_HEIGHT, arrow_glyphs, is_cross
 
 K = ElementKind
@@ -43,10 +45,10 @@ def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
     if gray is None:
         gray = rgb.mean(axis=2)
     # a tree's boxed "+" looks like a ticked check box to the widget detector: it is an expander
-    masks = ink_masks(gray)     # read once for both glyph finders
-    expanders = tree_expanders(gray, masks)
+    strength = ink_strength(gray)     # read once for both glyph finders
+    expanders = tree_expanders(gray, ink_masks(gray, strength=strength))
     # three dots standing alone: an overflow menu's button (a line of text is no icon)
-    expanders += [m for m in more_icons(gray, masks) if not any(
+    expanders += [m for m in more_icons(gray, ink_masks(gray, MORE_INK, strength)) if not any(
         ln.box.intersection(m.box) and any(c.isalnum() for c in ln.text) for ln in lines)]
     widgets = [w for w in widgets if not any(w.box.iou(x.box) > 0.4 for x in expanders)]
     widgets, expanders = _drop_downs(widgets, expanders, gray)
@@ -83,7 +85,8 @@ def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
            else e for e in out]
     for ln in free:
         out.append(Element(_text_kind(ln, rgb), ln.box, ln.text, round(ln.confidence, 3), "ocr"))
-    return out + expanders
+    # a reply arrow, a heart, a trash can: named by the icon-font glyph it looks like
+    return name_icons(gray, out + expanders)
 
 
 # -- buttons, fields, tabs ----------------------------------------------------------------------

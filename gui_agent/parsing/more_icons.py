@@ -16,15 +16,16 @@ from .elements import Element, ElementKind
 from .tree_glyphs import ink_masks
 
 LABEL = "more"
+INK = 30                        # grey levels: the dots of a row's "⋯" are often a faint grey
 _DOT_MIN, _DOT_MAX = 2, 14      # px: a dot's side
 _SPACING = (1.3, 4.0)           # centre-to-centre distance, in dot sizes
 
 
 def more_icons(gray: np.ndarray, masks: tuple[np.ndarray, np.ndarray] | None = None) -> list[Element]:
     """Three-dot menu buttons, as ICON elements labelled "more" (boxes in image pixels).
-    ``masks``: :func:`ink_masks` of ``gray``, when the caller has them already."""
+    ``masks``: :func:`ink_masks` of ``gray`` at :data:`INK`, when the caller has them already."""
     found: list[Element] = []
-    for ink in masks or ink_masks(gray):
+    for ink in masks or ink_masks(gray, INK):
         for box in _dot_rows(ink):
             if not any(box.intersection(e.box) for e in found):
                 found.append(Element(ElementKind.ICON, box, score=0.85, source="detector", label=LABEL))

@@ -19,16 +19,23 @@ _BOX_MIN, _BOX_MAX = 5, 22      # inner side of a boxed expander, pixels
 _TRI_MIN, _TRI_MAX = 5, 16      # side of a disclosure triangle, pixels
 
 
-def ink_masks(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Thin strokes darker, and those lighter, than their surroundings (1 = ink). The two are
-    kept apart: a light box interior inside a dark outline is not ink of the outline's kind."""
+def ink_strength(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How much darker, and how much lighter, each pixel is than its surroundings (thin
+    strokes; grey levels). Computed once per frame for every glyph finder's :func:`ink_masks`."""
     import cv2
 
     g = gray if gray.dtype == np.uint8 else np.clip(gray, 0, 255).astype(np.uint8)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (13, 13))
-    dark = cv2.morphologyEx(g, cv2.MORPH_BLACKHAT, kernel)
-    light = cv2.morphologyEx(g, cv2.MORPH_TOPHAT, kernel)
-    return (dark > _INK).astype(np.uint8), (light > _INK).astype(np.uint8)
+    return cv2.morphologyEx(g, cv2.MORPH_BLACKHAT, kernel), cv2.morphologyEx(g, cv2.MORPH_TOPHAT, kernel)
+
+
+def ink_masks(gray: np.ndarray, level: int = _INK,
+              strength: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Thin strokes darker, and those lighter, than their surroundings by more than ``level``
+    (1 = ink). The two are kept apart: a light box interior inside a dark outline is not ink
+    of the outline's kind."""
+    dark, light = strength if strength is not None else ink_strength(gray)
+    return (dark > level).astype(np.uint8), (light > level).astype(np.uint8)
 
 
 def tree_expanders(gray: np.ndarray, masks: tuple[np.ndarray, np.ndarray] | None = None) -> list[Element]:

@@ -194,12 +194,22 @@ def _strip_fillers(tokens: list[str]) -> list[str]:
         if not k or (start + k < end and match_verb(tokens[start:start + 6]) is not None):
             break
         start += k
+    end = _before_purpose(tokens, start, end)
     while end > start:
         k = 1 if tokens[end - 1] == "," else _phrase_len_before(tokens, end, vocab.TRAILING_FILLERS)
         if not k or end - k <= start:
             break
         end -= k
     return tokens[start:end]
+
+
+def _before_purpose(tokens: list[str], start: int, end: int) -> int:
+    """Where a purpose ('to delete it', 'in order to mark it as read') begins, else ``end``."""
+    low = [t.lower() for t in tokens]
+    for p in range(start + 2, end - 2):
+        if low[p] == "to" and low[p + 1].isalpha() and low[p + 2] in vocab.PURPOSE_OBJECTS:
+            return p - 2 if low[p - 2:p] == ["in", "order"] and p - 2 > start + 1 else p
+    return end
 
 
 def _phrase_len_before(tokens: list[str], end: int, phrases: tuple[str, ...]) -> int:

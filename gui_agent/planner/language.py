@@ -78,6 +78,7 @@ SCHEMA: dict[str, str] = {
     "clauses.leading_fillers": PHRASES, "clauses.trailing_fillers": PHRASES,
     "clauses.search_leads": PHRASES, "clauses.strong_connectors": PHRASES,
     "clauses.weak_connectors": PHRASES, "clauses.abbreviations": WORDS,
+    "clauses.purpose_objects": WORDS,
     "rewrites.ing_verbs": NAMES,
     **{f"targets.{name}": WORDS for name in (
         "articles", "possessives", "more_role_words", "not_role_words", "named_roles",

@@ -211,8 +211,9 @@ class OfflineWorker:
         scrolled = bool(expanded) and isinstance(steps[expanded[-1]].action, Scroll)
         if expanded and explorable(subtask):
             steps = steps[expanded[-1] + 1:]      # after an expansion, the target is tried anew
-        if subtask.reveal == PAGES and scrolled and len(steps) == 1 and steps[0].ok:
-            # found at the edge the list was scrolled to: one more, so its parts show below it
+        if subtask.reveal == PAGES and scrolled and len(steps) == 1 and steps[0].ok \
+                and aids.parts_hidden(str(subtask.actions[0].target), observation):  # type: ignore[union-attr]
+            # found at the bottom edge the list was scrolled to: one more, so its parts show
             return Scroll("down", FIND_SCROLL, subtask.actions[0].target)  # type: ignore[union-attr]
         paged = paged_target(subtask)
         if paged is not None and aids.paging.click is not None:

@@ -39,6 +39,7 @@ SliderReader = Callable[[Observation], "SliderView | None"]
 # (description, observation) -> the texts of the elements it names on the screen, in order.
 NamedReader = Callable[[str, Observation], "list[str]"]
 NOT_FOUND = "could not find"   # how TargetNotFound's message starts
+RECORD_LINES = 2                # lines under a found name that show its record's parts
 FIND_SCROLL = 1                 # wheel clicks per look further down a list (more may skip items)
 
 
@@ -102,6 +103,17 @@ class ScreenAids:
             return None
         self.lines_scrolled = lines
         return Scroll("down", FIND_SCROLL, quote(lines[-1]))
+
+    def parts_hidden(self, name: str, observation: Observation | None) -> bool:
+        """Whether a record found by ``name`` (a quoted target) may have its parts cut off
+        below: fewer than RECORD_LINES lines of text follow its line on the screen. Unknown
+        (no reader, the name not read): assumed so."""
+        if self.texts_reader is None or observation is None:
+            return True
+        word = name.strip().strip('"').lower()
+        lines = [ln.lower() for ln in self.texts_reader(observation)]
+        at = [k for k, line in enumerate(lines) if word and word in line]
+        return not at or len(lines) - at[-1] - 1 < RECORD_LINES
 
     def due(self, action: Action, observation: Observation | None) -> Action:
         """The planned action as it is handed out: a typing step whose text is to be read off

@@ -30,6 +30,7 @@ SEARCH_LEADS: tuple[str, ...] = _L.phrases("clauses.search_leads")
 STRONG_CONNECTORS: tuple[str, ...] = _L.phrases("clauses.strong_connectors")
 WEAK_CONNECTORS: tuple[str, ...] = _L.phrases("clauses.weak_connectors")
 ABBREVIATIONS: frozenset[str] = _L.words("clauses.abbreviations")
+PURPOSE_OBJECTS: frozenset[str] = _L.words("clauses.purpose_objects")
 ING_VERBS: Mapping[str, str] = _L.names("rewrites.ing_verbs")
 
 # Target descriptions.

@@ -72,6 +72,15 @@ def require_module(name: str, pip: str = DEV_INSTALL) -> ModuleType:
         missing(f"the Python package {name} cannot be imported ({exc}): {pip}")
 
 
+def require_icon_fonts() -> None:
+    """The icon fonts that name caption-less icons (gui_agent/parsing/icon_fonts.py)."""
+    from gui_agent.parsing.icon_fonts import FONTS, PACKAGES
+
+    absent = [str(f.font) for f in FONTS if not (f.font.is_file() and f.names.is_file())]
+    if absent:
+        missing(f"icon fonts {', '.join(absent)}: apt-get install {PACKAGES}")
+
+
 def require_chromium() -> str:
     """The Chromium the MiniWoB harness would start, and the harness's Python packages."""
     require_module("miniwob")

@@ -46,3 +46,15 @@ def test_a_dotted_rule_is_no_more_icon():
     for k in range(30):
         d.ellipse([10 + 10 * k, 40, 13 + 10 * k, 43], fill="black")
     assert more_icons(np.asarray(img.convert("L"))) == []
+
+
+@pytest.mark.parametrize("bg, dots", [((247, 249, 252), (204, 204, 204)), ((40, 42, 46), (88, 90, 96))])
+def test_faint_grey_dots_on_a_tinted_row_are_a_more_icon(bg, dots):
+    """A selected post's tinted background and light grey dots: 40-odd grey levels apart (the
+    finder wanted 50 and missed them)."""
+    img = Image.new("RGB", (300, 80), bg)
+    d = ImageDraw.Draw(img)
+    d.text((10, 10), "Foley @ann 18h ago", fill=(20, 20, 20) if bg[0] > 128 else (230, 230, 230), font=font(16))
+    want = _dots(d, 230, 50, 6, 4, dots)
+    boxes = [e.box for e in more_icons(np.asarray(img.convert("L")))]
+    assert any(b.expand(2).contains(want.center) for b in boxes), boxes

@@ -151,6 +151,29 @@ def test_a_post_s_own_share_is_clicked_and_a_name_not_shown_is_looked_for_below(
     assert isinstance(scroll, Scroll) and scroll.direction == "down"
 
 
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_name_found_by_scrolling_is_scrolled_further_only_when_its_post_is_cut_off(theme):
+    """Found at the bottom edge: one more wheel click shows its parts. Found with its body and
+    buttons under it: no more (the extra scroll hid the name under a header before)."""
+    ladder, parser = default_ladder()
+    find = OfflineManager().plan('For the user @cy, click on the "Share" button.')[0]
+    before = Observation.from_image(_feed(theme, FONTS[0], 0)[0].crop((0, 0, 420, 230)))  # Ann, Bo
+    whole = _feed(theme, FONTS[0], 2)[0]                           # Cy's post, then Dee's
+    cut = _feed(theme, FONTS[0], 1)[0].crop((0, 0, 420, 160))      # Bo's post, then Cy's name only
+    for found, more in ((whole, False), (cut, True)):
+        worker = _worker(ladder, parser)
+        history: list[StepRecord] = []
+        assert worker.next_action(find, before, history) == Move('"@cy"')
+        history.append(StepRecord(Move('"@cy"'), 0, False, "could not find '\"@cy\"' on the screen"))
+        scroll = worker.next_action(find, before, history)
+        assert isinstance(scroll, Scroll)
+        history.append(StepRecord(scroll, 0, True))
+        assert worker.next_action(find, Observation.from_image(found), history) == Move('"@cy"')
+        history.append(StepRecord(Move('"@cy"'), 0, True))
+        after = worker.next_action(find, Observation.from_image(found), history)
+        assert (after == Scroll("down", 1, '"@cy"')) is more, after
+
+
 def _posts_with_menus(theme: str, open_for: str | None) -> tuple[Image.Image, dict[str, Box]]:
     """Three posts, each with a "⋯" menu button; the menu of ``open_for`` open under its button."""
     c = THEMES[theme]
@@ -196,6 +219,26 @@ def test_an_item_of_a_record_s_menu_is_looked_for_in_the_menu_its_more_icon_open
     assert boxes["Block"].expand(3).contains(ladder.resolve(again.target, obs).point)
     history.append(StepRecord(again, 1, False, f"could not find {again.target!r} on the screen"))
     assert isinstance(worker.next_action(click, obs, history), Fail)   # opened once, not toggled shut
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_an_item_above_the_menu_line_that_names_the_record_is_after_the_record(theme):
+    """The open menu's "Block @cy" reads the record's name better than its header does; the
+    item "Copy link", above that line, is still after the record (it was not found before)."""
+    c = THEMES[theme]
+    img = Image.new("RGB", (420, 300), c["bg"])
+    d = ImageDraw.Draw(img)
+    f = font(16, FONTS[0])
+    d.text((16, 12), "Tally Ray @malesuada · 18h ago", fill=c["fg"], font=f)
+    d.text((16, 40), "Lorem ipsum dolor sit amet.", fill=c["fg"], font=f)
+    d.rectangle([180, 80, 400, 230], fill=c["field"], outline=c["border"])
+    for k, item in enumerate(("Share via DM", "Copy link to post", "Mute @malesuada", "Block @malesuada")):
+        d.text((188, 86 + 36 * k), item, fill=c["fg"], font=f)
+    ladder, _ = default_ladder()
+    obs = Observation.from_image(img)
+    for item in ("Share via DM", "Copy link to post"):
+        hit = ladder.resolve(f'the "{item}" button after "@malesuada"', obs)
+        assert hit.element is not None and hit.element.text == item, hit
 
 
 def test_a_look_further_that_fails_ends_the_find_saying_why():

@@ -1,0 +1,127 @@
+"""Caption-less icons named by the icon-font glyph they look like.
+
+A reply arrow, a heart or a trash can is a button with no words: OCR reads nothing and a
+description that names it ('the "Reply" button', 'the trash icon') found no target. Here every
+icon-sized shape of ink that no text covers is compared with the glyphs of the installed icon
+fonts (:mod:`.icon_fonts`); when one glyph fits it clearly, the shape becomes an ICON that
+``looks_like`` every name of that glyph and the words people use for it ("favorite", "like",
+"love", "heart"). It is a likeness, not a caption: grounding prices it below a read name, and the
+accessibility tree's name, where there is one, still names the icon. Works on ink, so light and
+dark themes alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from ..geometry import Box
+from .elements import Element, ElementKind
+from .icon_fonts import catalogue, shape_vector, words_for
+
+K = ElementKind
+MIN_SIDE, MAX_SIDE = 8, 64    # px: an icon's extent
+MAX_ASPECT = 3.0              # wider or taller than this is a bar or a line, not an icon
+FIT = 0.80                    # the least likeness (cosine of the two shapes) that names a shape
+NEAR_BEST = 0.04              # glyphs this close to the best fit are the same drawing (a heart in two fonts)
+_INK = 30                     # grey levels above the surroundings
+_KERNEL = 49                  # px: wider than an icon's thickest stroke
+_GAP = 3                      # px: parts of one icon (the two arrows of a "retweet") lie this close
+_NAMELESS = (K.ICON, K.BUTTON)
+
+
+def name_icons(gray: np.ndarray, elements: list[Element]) -> list[Element]:
+    """``elements`` with the icons on screen named: a caption-less ICON or BUTTON over a named
+    shape takes its names; a named shape that no element covers is added as an ICON."""
+    shapes = catalogue()
+    if not len(shapes):
+        return elements
+    covered = [e.box for e in elements if not _glyph_read(e)]
+    out = list(elements)
+    for box, names, fit in _named_shapes(gray, covered):
+        twin = next((i for i, e in enumerate(out) if (e.kind in _NAMELESS or e.kind == K.TEXT)
+                     and _glyph_read(e) and not e.label and e.box.iou(box) > 0.3), None)
+        if twin is not None:
+            kind = K.ICON if out[twin].kind == K.TEXT else out[twin].kind   # its symbol stays its text
+            out[twin] = replace(out[twin], kind=kind, looks_like=names)
+        elif not any(e.box.iou(box) > 0.3 for e in out):
+            out.append(Element(K.ICON, box, score=round(fit, 3), source="detector", looks_like=names))
+    return out
+
+
+def _glyph_read(e: Element) -> bool:
+    """No caption: no text, or one symbol OCR made of a picture (a reply arrow read "↑"); a
+    letter or a digit is a caption (a pager's "5")."""
+    text = e.text.strip()
+    return len(text) <= 1 and not text.isalnum()
+
+
+def _named_shapes(gray: np.ndarray, covered: list[Box]) -> list[tuple[Box, tuple[str, ...], float]]:
+    import cv2
+
+    g = gray if gray.dtype == np.uint8 else np.clip(gray, 0, 255).astype(np.uint8)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (_KERNEL, _KERNEL))
+    boxes: list[Box] = []
+    vectors: list[np.ndarray] = []
+    aspects: list[float] = []
+    for op in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):
+        strength = cv2.morphologyEx(g, op, kernel)
+        ink = (strength > _INK).astype(np.uint8)
+        for b in covered:
+            ink[b.top:b.bottom, b.left:b.right] = 0
+        for box in _shapes(ink, cv2):
+            if not _stands_out(g, ink, box):
+                continue
+            crop = strength[box.top:box.bottom, box.left:box.right].astype(np.float32)
+            shape = shape_vector(crop / max(1.0, float(crop.max())))
+            if shape is not None:
+                boxes.append(box)
+                vectors.append(shape[0])
+                aspects.append(shape[1])
+    if not boxes:
+        return []
+    cat = catalogue()
+    likeness = cat.shapes @ np.stack(vectors).T                  # glyphs x shapes, in one product
+    proportion = np.abs(np.log(cat.aspects[:, None] / np.array(aspects, np.float32)[None, :]))
+    fits = likeness * np.exp(-2.0 * proportion)
+    found: list[tuple[Box, tuple[str, ...], float]] = []
+    best = fits.max(axis=0)
+    for k in np.argsort(-best):     # the best fits first: light ink between dark icons is no icon
+        box = boxes[k]
+        if best[k] < FIT or any(box.intersection(f[0]) for f in found):
+            continue
+        names = tuple(n for i in np.flatnonzero(fits[:, k] >= best[k] - NEAR_BEST) for n in cat.names[i])
+        found.append((box, words_for(names), float(best[k])))
+    return found
+
+
+def _shapes(ink: np.ndarray, cv2) -> list[Box]:
+    """Icon-sized groups of ink: parts within _GAP of each other are one shape (a "retweet" is
+    two arrows), then kept by size and proportions."""
+    joined = cv2.dilate(ink, np.ones((_GAP + 2, _GAP + 2), np.uint8))
+    _, _, groups, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    pad = (_GAP + 1) // 2
+    out: list[Box] = []
+    for x, y, w, h, _area in groups[1:]:
+        box = Box(int(x) + pad, int(y) + pad, int(w) - 2 * pad, int(h) - 2 * pad)
+        short, long = sorted((box.width, box.height))
+        if short >= MIN_SIDE and long <= min(MAX_SIDE, MAX_ASPECT * short):
+            out.append(box)
+    return out
+
+
+def _stands_out(gray: np.ndarray, ink: np.ndarray, box: Box) -> bool:
+    """The shape's ink differs from the colour around it. Background hemmed in by shapes of the
+    other polarity passes the morphology too (light gaps between dark icons), but it is the
+    colour of its own surroundings."""
+    H, W = gray.shape
+    outer = box.expand(3)
+    x0, y0, x1, y1 = max(0, outer.left), max(0, outer.top), min(W, outer.right), min(H, outer.bottom)
+    around = np.ones((y1 - y0, x1 - x0), bool)
+    around[box.top - y0:box.bottom - y0, box.left - x0:box.right - x0] = False
+    if not around.any():
+        return False
+    surround = float(np.median(gray[y0:y1, x0:x1][around]))
+    mark = gray[box.top:box.bottom, box.left:box.right][ink[box.top:box.bottom, box.left:box.right] > 0]
+    return mark.size > 0 and abs(float(mark.mean()) - surround) > _INK
