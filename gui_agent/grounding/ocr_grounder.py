@@ -37,25 +37,22 @@ from .field_formats import formatted_fields
 from .instruction_echo import without_echo
 from .kinds import INTERACTIVE, kind_factor, without_kind_penalty
 from .matching import match_text, sub_box
+from .name_matches import direct_matches, spelled_matches
 from .ordinals import apply_ordinal
 from .paragraphs import paragraph_elements
 from .scored import Scored
 from .spatial import find_panels, label_affinity, relation_factor
-from .text_evidence import MENTION_FACTOR, is_mention, prose_factor, span_kind
-from .tree_evidence import partial_name_factor, titled_windows, tree_factor
+from .text_evidence import span_kind
+from .tree_evidence import titled_windows, tree_factor
 
 log = logging.getLogger(__name__)
 K = ElementKind
-CLOSE_WORDS = {"close", "x", "\u00d7", "\u2715", "\u2716"}
 _AREA_ROLES = {"text area", "textarea"}
 PARAGRAPH = "paragraph"
 ROLE_ONLY_SCORE = 0.9           # an element picked by its role alone ('the 2nd text field')
-SPELLED_SCORE = 0.97            # an element whose whole text is the description ('Tab #2')
 ORDINAL_BAND = 0.12             # elements within this of the best match count for an ordinal
-QUOTED_CASE_FACTOR = 0.9        # quoted text in another letter case: still found, clearly second
 ANCHOR_BAND = 0.05              # anchors this close to the best one are all tried
 ANCHOR_BAND_AFTER = 0.1         # ... for 'after', where one name may head a record and sit in its menu
-LIKENESS_FACTOR = 0.85          # an icon named by the glyph it resembles: below any name read
 AREA_HEIGHT_RATIO = 1.3         # a field this much taller than the shortest one holds several lines
 
 
@@ -118,9 +115,9 @@ def _score_query(query: TargetQuery, parse: ScreenParse, image: Any) -> list[Sco
     if PARAGRAPH in query.role_words:   # 'the 2nd paragraph': blocks of lines, not lines
         elements = tuple(paragraph_elements(elements))
     rgb = _as_array(image)
-    scored = _direct_matches(query, elements, rgb=rgb) if query.text else _role_matches(query, elements)
+    scored = direct_matches(query, elements, rgb=rgb) if query.text else _role_matches(query, elements)
     if query.spelled:
-        scored += _spelled_matches(query, elements)
+        scored += spelled_matches(query, elements)
     if query.text and query.wants_labelled:
         scored += _labelled_widgets(query, elements) + formatted_fields(query, elements)
     scored = without_kind_penalty(query, _dedupe(scored))
@@ -138,87 +135,6 @@ def _score_query(query: TargetQuery, parse: ScreenParse, image: Any) -> list[Sco
 def _weighed_by_tree(s: Scored, parse: ScreenParse, query: TargetQuery) -> Scored:
     factor, note = tree_factor(s.element, s.box, parse, query, via_label=s.via is not None)
     return replace(s, score=s.score * factor, why=s.why + note) if factor < 1.0 else s
-
-
-def _direct_matches(query: TargetQuery, elements: Iterable[Element], use_labels: bool = True,
-                    rgb: Any = None) -> list[Scored]:
-    """Elements whose own text (or, with ``use_labels``, parser-given label) matches; an icon
-    that only looks like the name counts when no element reads the whole name."""
-    out: list[Scored] = []
-    likeness: list[Scored] = []
-    read_whole = False
-    close_query = query.text.strip().lower() in CLOSE_WORDS
-    for e in elements:
-        best = None
-        named = (("text", e.text), ("label", e.label if use_labels else ""),
-                 *(("likeness", n) for n in (e.looks_like if use_labels else ())))
-        for field, value in named:
-            m = match_text(query.text, value) if value else None
-            if close_query and value and field == "text":
-                # OCR reads a close glyph as "x"/"X", often glued to the end of a title
-                glyph = max((g for g in (match_text(w, value) for w in ("x", "\u00d7")) if g),
-                            key=lambda g: g.score, default=None)
-                if glyph is not None and (m is None or glyph.score > m.score) \
-                        and not is_mention(value, glyph.start, glyph.end):
-                    box = sub_box(e.box, value, glyph.start, glyph.end)
-                    out.append(Scored(e, box, 0.9 * glyph.score, f"close glyph {value[glyph.start:glyph.end]!r}"))
-                    break
-            if m is not None and query.quoted and m.grade in ("fuzzy", "partial-fuzzy"):
-                m = None  # quoted text is matched literally (OCR confusions still allowed)
-            if m is not None and query.quoted and m.grade in ("case", "partial-case") and field != "likeness":
-                # quoted "yes" names the "yes" button, not the "Yes" one: letter case counts
-                m = replace(m, score=m.score * QUOTED_CASE_FACTOR)
-            if m is not None and field != "text" and m.partial:
-                m = None  # a label names its widget as a whole, not by one of its words
-            if m is not None and (best is None or m.score > best[0].score):
-                best = (m, field, value)
-        if out and out[-1].element is e:
-            continue  # already taken as a close glyph
-        if close_query and e.kind == K.CLOSE and (best is None or best[0].score < 0.95):
-            out.append(Scored(e, e.box, 0.95 * kind_factor(query, e.kind), "close glyph"))
-            continue
-        if best is None:
-            continue
-        m, field, value = best
-        box, element, score, why = e.box, e, m.score, f"{field} {value!r} matches ({m.grade})"
-        if field == "likeness":
-            likeness.append(Scored(e, box, score * LIKENESS_FACTOR * kind_factor(query, e.kind),
-                                   f"an icon that looks like {value!r}"))
-            continue
-        read_whole = read_whole or not m.partial
-        if field == "text" and m.partial:
-            # one run of words of a longer text: weaker the more other words the line holds
-            score *= prose_factor(value, m.start, m.end)
-            if e.kind in (K.TEXT, K.LINK):
-                box = sub_box(e.box, value, m.start, m.end)
-                kind = span_kind(rgb, box, e.kind) if rgb is not None else e.kind
-                if kind != e.kind:   # a link among plain words (or a plain word on a link line)
-                    element = replace(e, kind=kind, box=box, text=value[m.start:m.end].strip())
-                    why += f"; the words are {kind}-styled"
-        if field == "text" and m.partial:
-            factor, note = partial_name_factor(e, value, m.start)
-            score, why = score * factor, why + note
-        if field == "text" and is_mention(value, m.start, m.end):
-            score *= MENTION_FACTOR   # the name in quotes: text that talks about the target
-            why += "; quoted: a mention"
-        out.append(Scored(element, box, score * kind_factor(query, element.kind), why))
-    return out if read_whole else out + likeness
-
-
-def _spelled_matches(query: TargetQuery, elements: Iterable[Element]) -> list[Scored]:
-    """Elements whose whole text reads the description with its role words ('Tab #2' is a
-    tab's caption, not the tab '#2'; 'the list' may be a control captioned "List")."""
-    out: list[Scored] = []
-    for e in elements:
-        if e.kind == K.TEXT:
-            continue   # a line of prose may happen to read 'button TWO' where it wraps
-        m = match_text(query.spelled, e.text) if e.text else None
-        if m is None or m.partial or (query.quoted and m.grade == "fuzzy") or is_mention(e.text, 0, len(e.text)):
-            continue
-        fits = not query.kinds or e.kind in query.kinds
-        score = m.score * SPELLED_SCORE * (1.0 if fits else 0.96)
-        out.append(Scored(e, e.box, score, f"text {e.text!r} reads the whole description ({m.grade})"))
-    return out
 
 
 def _gray(image: Any) -> Any:
@@ -331,7 +247,7 @@ def _apply_container(title: str, scored: list[Scored], parse: ScreenParse, image
         return _weighed_by_place(scored, windows, f"{title} window")
     panels = find_panels(image) if image is not None else []
     if title:
-        anchors = [a for a in _direct_matches(parse_description(f'"{title}"'), parse.elements)
+        anchors = [a for a in direct_matches(parse_description(f'"{title}"'), parse.elements)
                    if a.score >= 0.85]
         regions = []
         for a in anchors:
@@ -364,7 +280,7 @@ def _apply_relation(relation: Relation, scored: list[Scored], parse: ScreenParse
     anchor_query = relation.anchor
     if anchor_query.text and not anchor_query.kinds and not anchor_query.relations:
         # 'right of Name' is relative to the visible text, not to a widget the parser labelled Name
-        anchors = _dedupe(_direct_matches(anchor_query, parse.elements, use_labels=False))
+        anchors = _dedupe(direct_matches(anchor_query, parse.elements, use_labels=False))
         anchors.sort(key=lambda s: -s.score)
     else:
         anchors = _score_query(anchor_query, parse, image)
