@@ -19,6 +19,7 @@ import numpy as np
 from ..geometry import Box
 from .elements import Element, ElementKind
 from .icon_fonts import catalogue, shape_vector, words_for
+from .tree_glyphs import ink_strength
 
 K = ElementKind
 MIN_SIDE, MAX_SIDE = 8, 64    # px: an icon's extent
@@ -61,12 +62,10 @@ def _named_shapes(gray: np.ndarray, covered: list[Box]) -> list[tuple[Box, tuple
     import cv2
 
     g = gray if gray.dtype == np.uint8 else np.clip(gray, 0, 255).astype(np.uint8)
-    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (_KERNEL, _KERNEL))
     boxes: list[Box] = []
     vectors: list[np.ndarray] = []
     aspects: list[float] = []
-    for op in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):
-        strength = cv2.morphologyEx(g, op, kernel)
+    for strength in ink_strength(g, _KERNEL):      # darker ink, then lighter ink
         ink = (strength > _INK).astype(np.uint8)
         for b in covered:
             ink[b.top:b.bottom, b.left:b.right] = 0

@@ -19,13 +19,14 @@ _BOX_MIN, _BOX_MAX = 5, 22      # inner side of a boxed expander, pixels
 _TRI_MIN, _TRI_MAX = 5, 16      # side of a disclosure triangle, pixels
 
 
-def ink_strength(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """How much darker, and how much lighter, each pixel is than its surroundings (thin
-    strokes; grey levels). Computed once per frame for every glyph finder's :func:`ink_masks`."""
+def ink_strength(gray: np.ndarray, reach: int = 13) -> tuple[np.ndarray, np.ndarray]:
+    """How much darker, and how much lighter, each pixel is than its surroundings (strokes
+    thinner than ``reach`` px; grey levels). Computed once per frame for every glyph finder's
+    :func:`ink_masks`."""
     import cv2
 
     g = gray if gray.dtype == np.uint8 else np.clip(gray, 0, 255).astype(np.uint8)
-    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (13, 13))
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach))
     return cv2.morphologyEx(g, cv2.MORPH_BLACKHAT, kernel), cv2.morphologyEx(g, cv2.MORPH_TOPHAT, kernel)
 
 
