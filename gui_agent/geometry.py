@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import math
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, order=True)
@@ -85,3 +90,50 @@ class Box:
         dx = max(0, max(self.left, other.left) - min(self.right, other.right))
         dy = max(0, max(self.top, other.top) - min(self.bottom, other.bottom))
         return math.hypot(dx, dy)
+
+
+class BoxGrid(Generic[T]):
+    """Items bucketed by the grid cells their boxes cover, so that the items near a box are found
+    without looking at every item: fusing a spreadsheet's thousands of cells and lines compares
+    each with its neighbours, not with all of them."""
+
+    def __init__(self, items: Iterable[T] = (), box: Callable[[T], Box] = lambda item: item,
+                 cell: int = 64) -> None:
+        self._box = box
+        self._cell = cell
+        self._items: list[T] = []
+        self._boxes: list[Box] = []
+        self._cells: dict[tuple[int, int], list[int]] = defaultdict(list)
+        for item in items:
+            self.add(item)
+
+    def add(self, item: T) -> None:
+        b, n = self._box(item), len(self._items)
+        self._items.append(item)
+        self._boxes.append(b)
+        c = self._cell
+        for cx in range(b.left // c, b.right // c + 1):
+            for cy in range(b.top // c, b.bottom // c + 1):
+                self._cells[(cx, cy)].append(n)
+
+    def __iter__(self) -> Iterator[T]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def near(self, box: Box, margin: int = 0) -> list[T]:
+        """The items whose boxes overlap ``box``, touch it, or come within ``margin`` px of it,
+        in the order they were added."""
+        c = self._cell
+        left, top, right, bottom = box.left - margin, box.top - margin, box.right + margin, box.bottom + margin
+        found: set[int] = set()
+        for cx in range(left // c, right // c + 1):
+            for cy in range(top // c, bottom // c + 1):
+                found.update(self._cells.get((cx, cy), ()))
+        out = []
+        for n in sorted(found):
+            b = self._boxes[n]
+            if b.left <= right and b.right >= left and b.top <= bottom and b.bottom >= top:
+                out.append(self._items[n])
+        return out

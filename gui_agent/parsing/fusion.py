@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..geometry import Box
+from ..geometry import Box, BoxGrid
 from .elements import Element, ElementKind
 from .indicators import (
     CLOSE_GLYPHS,
@@ -32,6 +32,8 @@ from .widgets import TEXT_AREA_HEIGHT, arrow_glyphs, is_cross
 K = ElementKind
 _CONTAINERS = (K.TEXT_FIELD, K.COMBO, K.BUTTON)
 _BIG_BOX_MAX = 34      # px: the side of the largest empty square face read as a check box
+_FIELD_LABEL_LEFT = 200   # px: a field's label may end this far left of it
+_FIELD_LABEL_ABOVE = 30   # px: ... or lie this far above it
 
 
 def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
@@ -54,17 +56,19 @@ def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
     widgets, expanders = _drop_downs(widgets, expanders, gray)
     widgets, lines = untangle_indicators(widgets, lines, gray, reread)
     widgets = drop_glyphs_in_fields(widgets, gray)
-    widgets = [w for w in widgets if not (w.kind == K.TEXT_FIELD and _is_frame(w, widgets, rgb, gray))]
+    near = BoxGrid(widgets, lambda w: w.box)
+    widgets = [w for w in widgets if not (w.kind == K.TEXT_FIELD and _is_frame(w, near.near(w.box), rgb, gray))]
     tall = [w for w in widgets if w.kind == K.TEXT_FIELD and w.box.height > TEXT_AREA_HEIGHT]
     faces = [w for w in tall if _tall_face(gray, w.box, [ln.box for ln in lines if w.box.contains(ln.box.center)])]
     areas = [w for w in tall if w not in faces]
     used: set[int] = set()
+    line_grid = BoxGrid(range(len(lines)), lambda i: lines[i].box)
     out: list[Element] = []
     for wd in sorted(widgets, key=lambda e: e.box.area):
         if wd.kind not in _CONTAINERS or wd in areas:   # a text area's lines stay lines
             out.append(wd)
             continue
-        inside = [i for i, ln in enumerate(lines) if i not in used and wd.box.contains(ln.box.center)]
+        inside = [i for i in line_grid.near(wd.box) if i not in used and wd.box.contains(lines[i].box.center)]
         used.update(inside)
         text = " ".join(lines[i].text for i in sorted(inside, key=lambda i: (lines[i].box.top, lines[i].box.left)))
         text = text.strip("[]|").strip()   # OCR reads a border touching the crop as a bracket
@@ -74,13 +78,15 @@ def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
             kind = K.BUTTON
         out.append(replace(wd, kind=kind, text=text))
     out = _mark_tabs(out, rgb)
-    out = [_own_icon(e, out) for e in out]
+    grid = BoxGrid(out, lambda e: e.box)
+    out = [_own_icon(e, grid.near(e.box)) for e in out]
     out = [_blank_square(e, lines, gray) for e in out]
     out = [part for e in out for part in _arrows_named(e, gray)]
     out = [_cross_named(e, gray) for e in out]
     out = table_cells(out)
     free = [ln for i, ln in enumerate(lines) if i not in used]
-    out = [_with_label(e, free) for e in out]
+    free_grid = BoxGrid(free, lambda ln: ln.box)
+    out = [_with_label(e, free_grid.near(e.box, _label_reach(e.box))) for e in out]
     out = [replace(e, kind=K.ICON) if e.kind == K.RADIO and not e.label and not _in_a_group(e, out)
            else e for e in out]
     for ln in free:
@@ -94,7 +100,8 @@ def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
 def _is_frame(box: Element, widgets: list[Element], rgb: np.ndarray, gray: np.ndarray) -> bool:
     """A bordered box that is no field: a bar along the screen's edge, a group frame around
     other controls, or a coloured title bar (a field's inside is a neutral base colour; a
-    coloured face with its caption in the middle is a selected tab or a primary button)."""
+    coloured face with its caption in the middle is a selected tab or a primary button).
+    ``widgets``: the widgets, or those near it."""
     b = box.box
     H, W = rgb.shape[:2]
     if b.height <= TEXT_AREA_HEIGHT and (b.left <= 1 or b.right >= W - 1):
@@ -311,8 +318,14 @@ def _mark_tabs(elements: list[Element], rgb: np.ndarray) -> list[Element]:
     return result
 
 
+def _label_reach(box: Box) -> int:
+    """How far from a widget a line may lie and still be its label (see _with_label)."""
+    return max(_FIELD_LABEL_LEFT, 3 * box.width + 12, _FIELD_LABEL_ABOVE + 12)
+
+
 def _with_label(e: Element, lines: list[TextLine]) -> Element:
-    """Name a widget by the text beside it: right of a checkbox/radio, left of or above a field."""
+    """Name a widget by the text beside it: right of a checkbox/radio, left of or above a field.
+    ``lines``: the free lines, or those within _label_reach of it."""
     if e.kind in (K.CHECKBOX, K.RADIO):
         right = [ln for ln in lines if same_row(ln.box, e.box) and -e.box.width // 2 <= ln.box.left - e.box.right <= 3 * e.box.width + 12]
         left = [ln for ln in lines if same_row(ln.box, e.box) and 0 <= e.box.left - ln.box.right <= 2 * e.box.width]
@@ -320,10 +333,10 @@ def _with_label(e: Element, lines: list[TextLine]) -> Element:
         return replace(e, label=pick.text) if pick else e
     if e.kind in (K.TEXT_FIELD, K.COMBO) and e.box.height <= TEXT_AREA_HEIGHT:
         # (a text area is left unnamed: the text above it is as often a menu or a heading)
-        left = [ln for ln in lines if same_row(ln.box, e.box) and 0 <= e.box.left - ln.box.right <= 200]
+        left = [ln for ln in lines if same_row(ln.box, e.box) and 0 <= e.box.left - ln.box.right <= _FIELD_LABEL_LEFT]
         if left:
             return replace(e, label=max(left, key=lambda ln: ln.box.right).text)
-        above = [ln for ln in lines if 0 <= e.box.top - ln.box.bottom <= 30
+        above = [ln for ln in lines if 0 <= e.box.top - ln.box.bottom <= _FIELD_LABEL_ABOVE
                  and e.box.left - 12 <= ln.box.left <= e.box.left + e.box.width // 2]
         if above:
             return replace(e, label=max(above, key=lambda ln: ln.box.bottom).text)

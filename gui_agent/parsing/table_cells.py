@@ -9,9 +9,10 @@ of Color' reads the cell beside the cell "Color".
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
-from ..geometry import Box
+from ..geometry import Box, BoxGrid
 from .elements import Element, ElementKind
 
 K = ElementKind
@@ -39,8 +40,12 @@ def table_cells(elements: list[Element]) -> list[Element]:
     """``elements`` with the text fields that tile a table turned into text (empty cells are
     dropped: an empty table cell is nothing to click or read)."""
     fields = [e for e in elements if e.kind == K.TEXT_FIELD]
-    cells = {id(f) for f in fields if sum(_touching(f.box, g.box) for g in fields if g is not f) >= 1
-             and _in_grid(f, fields)}
+    grid = BoxGrid(fields, lambda e: e.box)
+
+    def touching(field: Element) -> list[Element]:
+        return [g for g in grid.near(field.box, GAP_PX + 1) if g is not field and _touching(field.box, g.box)]
+
+    cells = {id(f) for f in fields if touching(f) and _in_grid(f, touching)}
     out = []
     for e in elements:
         if id(e) not in cells:
@@ -50,15 +55,15 @@ def table_cells(elements: list[Element]) -> list[Element]:
     return out
 
 
-def _in_grid(cell: Element, fields: list[Element]) -> bool:
+def _in_grid(cell: Element, touching: Callable[[Element], list[Element]]) -> bool:
     """A cell of a grid has neighbours that touch it and also touch one another's rows or
     columns: at least two other boxes reachable by shared borders (a pair of boxes alone, a
     field with its attached button, is no table)."""
     seen, frontier = {id(cell)}, [cell]
     while frontier and len(seen) < 3:
         current = frontier.pop()
-        for other in fields:
-            if id(other) not in seen and _touching(current.box, other.box):
+        for other in touching(current):
+            if id(other) not in seen:
                 seen.add(id(other))
                 frontier.append(other)
     return len(seen) >= 3

@@ -122,13 +122,14 @@ def _triangles(ink: np.ndarray, cv2) -> list[Element]:
         mask = labels[y:y + h, x:x + w] == i
         if not 0.35 <= area / (w * h) <= 0.7:
             continue
-        way = _solid_pointing(mask)
-        if way is None:
-            continue
-        # alone: no other ink in a margin around it (not a letter inside a word)
+        # alone: no other ink in a margin around it (not a letter inside a word; checked first,
+        # as it is cheap and rules out most of the glyphs of a page of text)
         m = 3
         around = ink[max(0, y - m):min(H, y + h + m), max(0, x - m):min(W, x + w + m)]
         if int(around.sum()) != area:
+            continue
+        way = _solid_pointing(mask)
+        if way is None:
             continue
         label = "expand" if way == "right" else "collapse"
         out.append(Element(ElementKind.ICON, Box(x, y, w, h), score=0.8, source="detector",

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..geometry import Box
+from ..geometry import Box, BoxGrid
 from .elements import Element, ElementKind
 
 _MIN_BORDER_COVER = 0.82   # share of a rectangle's perimeter that must be edge pixels
@@ -257,16 +257,17 @@ def _has_arrow(gray: np.ndarray, b: Box) -> bool:
 def _dedupe(elements: list[Element]) -> list[Element]:
     """Outlines are found twice (inside and outside of a stroke): keep one per widget; drop a
     strip that only frames a row of same-height widgets (a tab bar's outline)."""
-    kept: list[Element] = []
+    seen: BoxGrid[Element] = BoxGrid(box=lambda e: e.box)
     for e in sorted(elements, key=lambda e: -e.box.area):
-        if any(k.box.iou(e.box) > 0.7 for k in kept):
-            continue
-        kept.append(e)
+        if not any(k.box.iou(e.box) > 0.7 for k in seen.near(e.box)):
+            seen.add(e)
     small = (ElementKind.CHECKBOX, ElementKind.RADIO)
-    kept = [e for e in kept if not (e.kind in small and any(
-        o.kind in small and o is not e and o.box.intersection(e.box) >= 0.8 * e.box.area for o in kept))]
+    kept = [e for e in seen if not (e.kind in small and any(
+        o.kind in small and o is not e and o.box.intersection(e.box) >= 0.8 * e.box.area
+        for o in seen.near(e.box)))]
+    grid = BoxGrid(kept, lambda e: e.box)
     return [e for e in kept if sum(
-        1 for o in kept if o is not e and abs(o.box.height - e.box.height) <= 6
+        1 for o in grid.near(e.box) if o is not e and abs(o.box.height - e.box.height) <= 6
         and o.box.intersection(e.box) >= 0.8 * o.box.area and o.box.area < 0.8 * e.box.area) < 2]
 
 
