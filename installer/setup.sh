@@ -21,6 +21,10 @@ SYSTEM_PACKAGES=(xvfb xdotool x11-utils xclip libxcb1 libx11-6 libx11-xcb1 libxc
 # Icon fonts with their name tables: caption-less icons (a reply arrow, a trash can) are named by
 # the glyph they look like (gui_agent/parsing/icon_fonts.py).
 SYSTEM_PACKAGES+=(fonts-font-awesome fonts-material-design-icons-iconfont)
+# Chinese and Japanese glyphs (pages and buttons in those scripts render as boxes without a font
+# that has them), and fontconfig's tools, through which a name OCR cannot read is drawn in the
+# fonts that have its characters (gui_agent/grounding/drawn_names.py).
+SYSTEM_PACKAGES+=(fonts-wqy-microhei fontconfig)
 # The accessibility tree (AT-SPI): the D-Bus session bus and the accessibility bus, the libatspi
 # typelib, and what PyGObject (pip, in the venv) builds against; openbox, a window manager for
 # headless desktops (batch suites' `desktop:`).

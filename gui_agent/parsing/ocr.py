@@ -144,6 +144,7 @@ class OcrEngine:
         self.recognized_crops = 0   # crops actually sent to the recogniser (cache misses)
         self.detect_calls = 0
         self._ocr = None
+        self._characters: frozenset[str] | None = None
 
     # -- model access -------------------------------------------------------------------
     def _engine(self):
@@ -161,6 +162,12 @@ class OcrEngine:
                     )
                     self._ocr = engine
         return self._ocr
+
+    def characters(self) -> frozenset[str]:
+        """The recogniser's alphabet: a text with any other character is never read as written."""
+        if self._characters is None:
+            self._characters = frozenset(c for c in self._engine().text_rec.postprocess_op.character if len(c) == 1)
+        return self._characters
 
     # -- public API ---------------------------------------------------------------------
     def read(self, image, region: Box | None = None) -> list[TextLine]:

@@ -81,6 +81,15 @@ def require_icon_fonts() -> None:
         missing(f"icon fonts {', '.join(absent)}: apt-get install {PACKAGES}")
 
 
+def require_cjk_font() -> str:
+    """A font with Chinese and Japanese characters, for the pages and buttons written in them."""
+    require_tool("fc-list", apt="fontconfig")
+    path = Path("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc")
+    if not path.is_file():
+        missing(f"{path}: apt-get install fonts-wqy-microhei")
+    return str(path)
+
+
 def require_chromium() -> str:
     """The Chromium the MiniWoB harness would start, and the harness's Python packages."""
     require_module("miniwob")
