@@ -222,7 +222,10 @@ class Actor:
             focused = self._focus_wait(before, field)
         else:
             focused = self.observe()
-        self._perform(replace(action, into=None, enter=False), {})
+        keys = replace(action, into=None, enter=False)
+        if field is not None and field.segmented:     # (see Candidate.segmented)
+            keys = replace(keys, text="".join(action.text.split()))
+        self._perform(keys, {})
         t = time.perf_counter()
         typed = first_ready(self.observe, focused, limit=FOCUS_WAIT_S, interval=self.settle_interval,
                             stop=self.stop)

@@ -15,6 +15,9 @@ class Candidate:
     source: str                 # which grounder: "ocr", "template", "accessibility", "vlm", "point"
     element: Element | None = None
     why: str = ""
+    # a browser's date or time input: it takes its value part by part, skipping separators, and
+    # a space opens its picker over the page, so the value is typed without spaces
+    segmented: bool = False
 
     @property
     def point(self) -> Point:

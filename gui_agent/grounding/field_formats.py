@@ -1,6 +1,7 @@
-"""'The date field', 'the time field' with no label reading "Date" or "Time": the field whose
-text is a date or a time, or the pattern a browser shows in an empty one ("mm/dd/yyyy",
-"--:-- --"). The kind of value a field takes is written in it."""
+"""'The date field', 'the time field', 'the search field' with no label reading "Date", "Time" or
+"Search": the field whose text is a date or a time, or the pattern a browser shows in an empty one
+("mm/dd/yyyy", "--:-- --"), or whose own icon looks like what it takes (a clock, a calendar, a
+magnifier). The kind of value a field takes is shown in it."""
 
 from __future__ import annotations
 
@@ -23,18 +24,34 @@ FIRST_PART = 0.1        # of a field's width: where its first part ("mm") is cli
 
 
 def formatted_fields(query: TargetQuery, elements: Iterable[Element]) -> list[Scored]:
-    """The text fields whose text has the format the description names ('the date field')."""
-    pattern = FORMATS.get(query.text.strip().lower())
-    if pattern is None or (query.kinds and ElementKind.TEXT_FIELD not in query.kinds):
+    """The text fields whose text has the format the description names ('the date field'), or
+    whose own icon looks like it ('the time field' with a clock in it)."""
+    name = query.text.strip().lower()
+    pattern = FORMATS.get(name)
+    if query.kinds and ElementKind.TEXT_FIELD not in query.kinds:
         return []
+    elements = list(elements)
+    icons = [e for e in elements if e.kind == ElementKind.ICON and name in e.looks_like]
     out = []
     for e in elements:
+        if e.kind != ElementKind.TEXT_FIELD:
+            continue
         shown = re.sub(r"\s+", "", e.text or "")
-        if e.kind == ElementKind.TEXT_FIELD and shown and pattern.match(shown):
-            # a browser's date or time input takes its value part by part, from the part
-            # clicked: it is clicked on its first part, where its text starts
-            b = e.box
-            first = Box(b.left + 4, b.top, max(4, round(b.width * FIRST_PART)), b.height)
-            out.append(Scored(e, first, FORMAT_SCORE, f"a field showing a {query.text.lower()}: {e.text!r}, "
-                                                      "clicked on its first part"))
+        if pattern is not None and shown and pattern.match(shown):
+            out.append(Scored(e, _first_part(e.box), FORMAT_SCORE,
+                              f"a field showing a {name}: {e.text!r}, clicked on its first part",
+                              segmented=True))
+            continue
+        icon = next((i for i in icons if e.box.contains(i.box.center) and i.box.area < 0.5 * e.box.area), None)
+        if icon is not None:
+            parts = pattern is not None and not shown     # an empty date or time input
+            out.append(Scored(e, _first_part(e.box) if parts else e.box, FORMAT_SCORE,
+                              f"a field whose icon looks like a {name} ({icon.looks_like[0]!r})",
+                              segmented=parts))
     return out
+
+
+def _first_part(b: Box) -> Box:
+    """A browser's date or time input takes its value part by part, from the part clicked: it is
+    clicked on its first part, where its text starts."""
+    return Box(b.left + 4, b.top, max(4, round(b.width * FIRST_PART)), b.height)

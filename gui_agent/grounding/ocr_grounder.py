@@ -115,7 +115,8 @@ def candidates_on(query: TargetQuery, parse: ScreenParse, image: Any, rung: str,
     characters OCR can read; a name with others is also looked for by its drawing."""
     scored = _score_query(query, parse, image, alphabet)
     return [Candidate(s.box, round(min(1.0, s.score), 4),
-                      "a11y" if s.element.accessible is not None else rung, s.element, s.why)
+                      "a11y" if s.element.accessible is not None else rung, s.element, s.why,
+                      segmented=s.segmented)
             for s in scored]
 
 

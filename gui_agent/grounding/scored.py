@@ -16,3 +16,4 @@ class Scored:
     score: float
     why: str
     via: Element | None = None     # the label text that named this widget
+    segmented: bool = False        # a date or time input, typed part by part (see Candidate)

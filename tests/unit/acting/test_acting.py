@@ -240,3 +240,20 @@ def test_enter_waits_for_a_completion_list_to_close(ladder_and_parser):
     acted = _actor(desktop, parser).act(Type("Paris", into="the City field", enter=True), {"into": city}, obs)
     assert desktop.app.values["City"] == "Paris" and desktop.app.status.startswith("Saved")
     assert acted.effect.seen
+
+
+def test_a_date_or_time_input_is_typed_without_spaces(ladder_and_parser):
+    """A browser's time input takes "6:38 PM" part by part; a space would open its picker over
+    the page (and the keys after it went to the picker)."""
+    from dataclasses import replace
+
+    ladder, parser = ladder_and_parser
+    desktop = FormDesktop(FormApp())
+    obs, city = _grounded(ladder, desktop, "the City field")
+    acted = _actor(desktop, parser).act(Type("6:38 PM", into="the City field"),
+                                        {"into": replace(city, segmented=True)}, obs)
+    assert acted.effect.seen and desktop.app.values["City"] == "6:38PM"
+    plain = FormDesktop(FormApp())
+    obs, city = _grounded(ladder, plain, "the City field")
+    _actor(plain, parser).act(Type("6:38 PM", into="the City field"), {"into": city}, obs)
+    assert plain.app.values["City"] == "6:38 PM"
