@@ -16,6 +16,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..parsing.elements import Element, ElementKind
+from ..parsing.ocr import recogniser_alphabet
 from .description import TargetQuery
 from .kinds import kind_factor
 from .scored import Scored
@@ -31,10 +32,14 @@ _DRAW_PX = 64              # the height the name is drawn at before it is scaled
 _BORDERED = (K.BUTTON, K.TEXT_FIELD, K.COMBO, K.TAB, K.CHECKBOX, K.RADIO)
 
 
-def unreadable(name: str, characters: Collection[str]) -> bool:
-    """True when ``name`` holds a character (other than a space) that ``characters``, the
-    recogniser's alphabet, lacks."""
-    return any(not c.isspace() and c not in characters for c in name)
+def unreadable(name: str, characters: Collection[str] | None = None) -> bool:
+    """True when ``name`` holds a character (other than a space) that ``characters`` (default:
+    the recogniser's alphabet) lacks. Its alphabet holds every printable ASCII character, so
+    only other names load it."""
+    if name.isascii():
+        return False
+    alphabet = recogniser_alphabet() if characters is None else characters
+    return any(not c.isspace() and c not in alphabet for c in name)
 
 
 def drawn_matches(query: TargetQuery, elements: Iterable[Element], gray: np.ndarray) -> list[Scored]:

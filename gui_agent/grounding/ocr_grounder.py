@@ -99,29 +99,20 @@ class OcrGrounder:
         if self.instruction:
             parse = without_echo(parse, self.instruction, query.raw)
         image = observation.image if observation is not None else None
-        return candidates_on(query, parse, image, self.name, self._alphabet())
-
-    def _alphabet(self) -> frozenset[str] | None:
-        """The characters this rung's OCR can read (None when it has no recogniser of its own)."""
-        from ..parsing.screen_parser import ScreenParser
-
-        return self._parser.ocr.characters() if isinstance(self._parser, ScreenParser) else None
+        return candidates_on(query, parse, image, self.name)
 
 
-def candidates_on(query: TargetQuery, parse: ScreenParse, image: Any, rung: str,
-                  alphabet: frozenset[str] | None = None) -> list[Candidate]:
+def candidates_on(query: TargetQuery, parse: ScreenParse, image: Any, rung: str) -> list[Candidate]:
     """Scored candidates for ``query`` among ``parse``'s elements, best first; an element of the
-    accessibility tree is reported as found by "a11y", any other by ``rung``. ``alphabet``: the
-    characters OCR can read; a name with others is also looked for by its drawing."""
-    scored = _score_query(query, parse, image, alphabet)
+    accessibility tree is reported as found by "a11y", any other by ``rung``."""
+    scored = _score_query(query, parse, image)
     return [Candidate(s.box, round(min(1.0, s.score), 4),
                       "a11y" if s.element.accessible is not None else rung, s.element, s.why,
                       segmented=s.segmented)
             for s in scored]
 
 
-def _score_query(query: TargetQuery, parse: ScreenParse, image: Any,
-                 alphabet: frozenset[str] | None = None) -> list[Scored]:
+def _score_query(query: TargetQuery, parse: ScreenParse, image: Any) -> list[Scored]:
     elements = parse.elements
     if PARAGRAPH in query.role_words:   # 'the 2nd paragraph': blocks of lines, not lines
         elements = tuple(paragraph_elements(elements))
@@ -129,7 +120,7 @@ def _score_query(query: TargetQuery, parse: ScreenParse, image: Any,
     scored = direct_matches(query, elements, rgb=rgb) if query.text else _role_matches(query, elements)
     if query.spelled:
         scored += spelled_matches(query, elements)
-    if query.text and alphabet is not None and rgb is not None and unreadable(query.text, alphabet):
+    if query.text and rgb is not None and unreadable(query.text):
         scored += drawn_matches(query, elements, _gray(image))
     if query.text and query.wants_labelled:
         scored += _labelled_widgets(query, elements) + formatted_fields(query, elements)

@@ -11,6 +11,7 @@ Screen text is horizontal, so crops are axis-aligned and the angle classifier is
 from __future__ import annotations
 
 import atexit
+import functools
 import logging
 import math
 import os
@@ -300,6 +301,13 @@ class OcrEngine:
             if b.width > 3 and b.height > 3:
                 boxes.append(b)
         return boxes
+
+
+@functools.cache
+def recogniser_alphabet() -> frozenset[str]:
+    """The characters the shipped recogniser can output (a text with others is never read as
+    written); loads the models once per process."""
+    return OcrEngine().characters()
 
 
 def detection_bands(region: Box, scale: float, budget: int) -> list[tuple[Box, tuple[int, int]]]:

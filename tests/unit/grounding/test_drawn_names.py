@@ -64,3 +64,4 @@ def test_only_names_with_characters_outside_the_recognisers_alphabet_are_drawn()
     assert "a" in alphabet and "7" in alphabet and "\u786e" in alphabet       # 确: read by OCR
     assert not unreadable("Cancel 2", alphabet) and not unreadable("\u786e\u5b9a", alphabet)
     assert unreadable("\u2665\u2665\u2665", alphabet) and unreadable("\u30d8\u30eb\u30d7", alphabet)
+    assert unreadable("\u2665\u2665\u2665") and not unreadable("Save As") and not unreadable("\u786e\u5b9a")
