@@ -202,6 +202,7 @@ class TargetQuery:
     role_words: tuple[str, ...] = field(default=())
     spelled: str = ""                               # the name with its role words kept ('Tab #2'),
                                                     # when role words were taken out of it
+    any_one: bool = False                           # 'a checkbox': any one of those found will do
 
     @property
     def wants_labelled(self) -> bool:
@@ -230,6 +231,9 @@ def point_of(description: str) -> Point | None:
     return Point(int(x), int(y))
 
 
+_INDEFINITE_RE = re.compile(r"^(?:a|an)\s", re.IGNORECASE)
+
+
 def parse_description(description: str) -> TargetQuery:
     """Parse a free-form target description; see the module docstring for the forms."""
     raw = description.strip()
@@ -251,6 +255,7 @@ def parse_description(description: str) -> TargetQuery:
     if fm and _roles_in(fm.group("head").strip()):
         by_label = True
         text = f"{fm.group('label')} {fm.group('head')}"
+    any_one = _INDEFINITE_RE.match(text) is not None
     ordinal, text = _take_ordinal(text)
     text = _strip_articles(_FILLER.sub(" ", text))
     whole = text
@@ -262,7 +267,8 @@ def parse_description(description: str) -> TargetQuery:
     return TargetQuery(raw=raw, text=text, quoted=quoted, kinds=kinds, ordinal=ordinal,
                        relations=tuple(relations), container=container,
                        by_label=by_label and bool(text), role_words=role_words,
-                       spelled=spelled if spelled != text else "")
+                       spelled=spelled if spelled != text else "",
+                       any_one=any_one and ordinal is None)
 
 
 def _protect_quotes(text: str) -> tuple[str, list[str]]:

@@ -142,6 +142,12 @@ class GroundingLadder:
                 near_misses.append(f"{rung.name} best was {found[0]}")
                 continue
             tied = rivals(found, self.margin)
+            if len(tied) > 1 and parse_description(description).any_one:
+                # 'a checkbox': any one of them is what was asked; the first in reading order
+                first = min(tied, key=lambda c: (c.box.top, c.box.left))
+                log.info("%r: %d alike, any one will do: %s", description, len(tied), first)
+                self.last_alternatives = [c for c in tied if c is not first][:3]
+                return self._with_element(first, observation)
             if len(tied) > 1:
                 log.info("%r is ambiguous on rung %s: %s", description, rung.name, tied)
                 raise AmbiguousTarget(description, tied)

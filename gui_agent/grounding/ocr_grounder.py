@@ -21,6 +21,7 @@ from typing import Any
 from ..geometry import Box
 from ..parsing.elements import Element, ElementKind, ScreenParse
 from ..parsing.menu_bars import split_bars
+from ..parsing.resize_grips import has_resize_grip
 from ..parsing.tree_fusion import fuse_tree
 from ..parsing.widgets import TEXT_AREA_HEIGHT
 from ..screen.observation import Observation
@@ -117,7 +118,8 @@ def _score_query(query: TargetQuery, parse: ScreenParse, image: Any) -> list[Sco
     if PARAGRAPH in query.role_words:   # 'the 2nd paragraph': blocks of lines, not lines
         elements = tuple(paragraph_elements(elements))
     rgb = _as_array(image)
-    scored = direct_matches(query, elements, rgb=rgb) if query.text else _role_matches(query, elements)
+    scored = direct_matches(query, elements, rgb=rgb) if query.text else \
+        _role_matches(query, elements, _gray(image) if rgb is not None else None)
     if query.spelled:
         scored += spelled_matches(query, elements)
     if query.text and rgb is not None and unreadable(query.text):
@@ -159,16 +161,17 @@ def _as_array(image: Any) -> Any:
     return np.asarray(image.convert("RGB") if getattr(image, "mode", "RGB") != "RGB" else image)
 
 
-def is_text_area(field: Element, elements: Iterable[Element]) -> bool:
-    """Whether a text field holds several lines: taller than a one-line field can be, or
-    clearly taller than the shortest field beside it (a two-row text area at any scale)."""
-    if field.box.height > TEXT_AREA_HEIGHT:
+def is_text_area(field: Element, elements: Iterable[Element], gray: Any = None) -> bool:
+    """Whether a text field holds several lines: taller than a one-line field can be, clearly
+    taller than the shortest field beside it (a two-row text area at any scale), or with a
+    resize grip in its corner (with ``gray``, the screen in grey levels)."""
+    if field.box.height > TEXT_AREA_HEIGHT or (gray is not None and has_resize_grip(gray, field.box)):
         return True
     shortest = min((e.box.height for e in elements if e.kind == K.TEXT_FIELD), default=field.box.height)
     return field.box.height >= AREA_HEIGHT_RATIO * shortest
 
 
-def _role_matches(query: TargetQuery, elements: Iterable[Element]) -> list[Scored]:
+def _role_matches(query: TargetQuery, elements: Iterable[Element], gray: Any = None) -> list[Scored]:
     elements = tuple(elements)
     out = []
     for e in elements:
@@ -180,7 +183,7 @@ def _role_matches(query: TargetQuery, elements: Iterable[Element]) -> list[Score
             continue  # a results list's pager is none of its results
         score = ROLE_ONLY_SCORE * (1.0 if query.kinds else kind_factor(query, e.kind))
         if e.kind == K.TEXT_FIELD:   # 'text area' asks for a multi-line field, 'field' for a line
-            area = is_text_area(e, elements)
+            area = is_text_area(e, elements, gray)
             score *= 1.0 if area == bool(_AREA_ROLES & set(query.role_words)) else 0.7
         out.append(Scored(e, e.box, score, f"a {e.kind} by role"))
     return out

@@ -91,7 +91,9 @@ def _widget(clause: Clause, toks: Tokens) -> str | None:
         return None
     kind = (clause.quoted(core[0]) or "").strip().lower()
     if kind in vocab.WIDGET_KINDS or kind.rstrip("s") in vocab.ROLE_WORDS or kind in vocab.NAMED_ROLES:
-        return f"the {vocab.WIDGET_KINDS.get(kind, kind)}"
+        # 'a "checkbox" widget': any one of them (the grounder picks the first, not an ambiguity)
+        article = "a" if toks and lower_word(toks[0]) in ("a", "an") else "the"
+        return f"{article} {vocab.WIDGET_KINDS.get(kind, kind)}"
     return None
 
 
