@@ -14,7 +14,7 @@ from ..actions import Scroll
 from ..grounding.description import ORDINAL_WORDS, ordinal_word
 from . import vocabulary as vocab
 from .clauses import Clause
-from .phrases import Tokens, desc, fail, lower_word
+from .phrases import Tokens, desc, fail, lower_word, render
 
 VALUE_OF = "the value of"
 _WORD_NAMES = {1: "first", 2: "second", 3: "third", -1: "last"}
@@ -37,6 +37,10 @@ def reading_of(clause: Clause, toks: Tokens) -> str | None:
                            "naming it; quote the text ('type \"abc\" into the Code field') or name "
                            "where it is shown, one field at a time: 'enter the value of Color into "
                            "the Color field'")
+    if len(low) > 3 and low[0] in vocab.ARTICLES and (low[2] in vocab.RELATIVE_WORDS
+                                                      or low[3] in vocab.RELATIVE_WORDS):
+        raise fail(clause, f"{render(toks, clause)!r} describes a text by what it is like without giving "
+                           "it; quote the text to type ('enter \"Gambia\" into the field')")
     nth = _NTH_WORD.match(" ".join(low))
     if nth is not None and len(toks) > 4:
         which = nth.group("n")
