@@ -43,8 +43,7 @@ def parse_instructions(task: str) -> list[ParsedInstruction]:
     parsed: list[ParsedInstruction] = []
     record: str | None = None          # the record a scope clause named ('find Ann ...')
     reading: str | None = None         # a text a find clause named to read ('find the 5th word')
-    for clause in clauses:
-        actions, expect = read_clause(clause)
+    for clause, (actions, expect) in ((c, r) for whole in clauses for c, r in _read(whole)):
         named = found_record(clause)
         if named is None and record is not None:
             actions = [scoped(a, record) for a in actions]
@@ -62,6 +61,24 @@ def parse_instructions(task: str) -> list[ParsedInstruction]:
                 continue
         parsed.append(item)
     return parsed
+
+
+def _read(clause: Clause) -> list[tuple[Clause, tuple[list[Action], str | None]]]:
+    """The clause read; one that cannot be read whole may be two run together without a comma or
+    an 'and' ('scroll the list to the bottom hit submit'): read as the two clauses when a verb
+    inside it starts a clause that can be read and the words before it can be read too."""
+    try:
+        return [(clause, read_clause(clause))]
+    except PlanningError as whole:
+        for k in range(2, len(clause.tokens) - 1):
+            if match_verb(clause.tokens[k:]) is None:
+                continue
+            head, tail = replace(clause, tokens=clause.tokens[:k]), replace(clause, tokens=clause.tokens[k:])
+            try:
+                return [(head, read_clause(head)), *_read(tail)]
+            except PlanningError:
+                continue
+        raise whole
 
 
 def spelled_points(action: Action) -> Action:
