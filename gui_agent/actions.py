@@ -20,6 +20,7 @@ from .geometry import Box, Point
 Target = Union[str, Point, Box]  # noqa: UP007 - used at run time in isinstance checks
 SCROLL_DIRECTIONS = ("up", "down", "left", "right")
 MOUSE_BUTTONS = ("left", "right", "middle")
+HELD_KEYS = ("ctrl", "shift")     # a click with one held: add an item to a selection, extend it
 
 
 def _check_target(value: Any, name: str) -> None:
@@ -51,6 +52,7 @@ class Click(Action):
     target_: Target = field(metadata={"arg": "target"})
     button: str = "left"
     clicks: int = 1
+    hold: str = ""      # a key held down during the click ("ctrl": one more item of a list box)
 
     def __post_init__(self) -> None:
         _check_target(self.target_, "click target")
@@ -58,6 +60,8 @@ class Click(Action):
             raise ActionParseError(f"button must be one of {MOUSE_BUTTONS}, not {self.button!r}")
         if not 1 <= self.clicks <= 3:
             raise ActionParseError(f"clicks must be 1, 2 or 3, not {self.clicks}")
+        if self.hold and self.hold not in HELD_KEYS:
+            raise ActionParseError(f"hold must be one of {HELD_KEYS}, not {self.hold!r}")
 
     @property
     def target(self) -> Target:

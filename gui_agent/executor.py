@@ -32,8 +32,14 @@ def perform(action: Action, points: dict[str, Point], controller: Controller,
             stop: threading.Event | None = None) -> None:
     """Carry out ``action``; ``points`` maps the action's target fields to screen points."""
     match action:
-        case Click(button=button, clicks=clicks):
-            controller.click(points["target"], button=button, clicks=clicks)
+        case Click(button=button, clicks=clicks, hold=hold):
+            if hold:
+                controller.key_down(hold)
+            try:
+                controller.click(points["target"], button=button, clicks=clicks)
+            finally:
+                if hold:
+                    controller.key_up(hold)
         case Type(read_from=str() as source):
             raise PlanningError(f"the text to type was to be read from {source} first; "
                                 "the planner hands out a typing step with the text it read")

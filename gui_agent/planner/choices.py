@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
 from ..actions import Action, Click, Hotkey, Type
 from . import vocabulary as vocab
@@ -78,9 +79,19 @@ def read_select(clause: Clause, toks: Tokens) -> list[Action]:
         return [Click(item_desc(clause, item)) for item in items_of(clause, toks)]
     item, container = split
     items = [Click(item_desc(clause, one)) for one in items_of(clause, item)]
+    if is_list_box(" ".join(lower_word(t) for t in container)):
+        # a list box shows its items (no click opens it); the ones after the first are added to
+        # the selection, not put in its place
+        return [items[0], *(replace(c, hold="ctrl") for c in items[1:])]
     if len(items) > 1 and not any(lower_word(t) in vocab.DROPDOWN_WORDS for t in container):
         return items  # several items of a list box: a drop-down would hold only one
     return [Click(with_role(clause, container, "dropdown")), *items]
+
+
+def is_list_box(words: str) -> bool:
+    """Whether ``words`` name a list box ('the scroll list', 'the list box')."""
+    padded = f" {words.lower()} "
+    return any(f" {phrase} " in padded for phrase in vocab.LIST_BOX_WORDS)
 
 
 def read_toggle(clause: Clause, toks: Tokens) -> list[Action]:

@@ -87,7 +87,7 @@ SCHEMA: dict[str, str] = {
         "drag_widgets", "editable_words", "uncounted_words", "directions", "menu_nouns",
         "menu_prepositions", "tree_words", "record_marks", "record_places", "record_field_tails",
         "dialog_exits", "dialog_acknowledgements", "commit_words")},
-    "targets.next_page_words": PHRASES, "targets.pager_words": PHRASES,
+    "targets.next_page_words": PHRASES, "targets.pager_words": PHRASES, "targets.list_box_words": PHRASES,
     **{f"targets.{name}": PHRASES for name in (
         "app_words", "relation_phrases", "unanchored_places", "naming_words")},
     "targets.widget_kinds": NAMES, "targets.scroll_ends": NAMES,

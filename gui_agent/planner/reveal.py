@@ -17,6 +17,7 @@ from ..actions import Action, Click, Move, Scroll
 from ..grounding.description import ordinal_word
 from . import vocabulary as vocab
 from .base import Subtask
+from .choices import is_list_box
 from .scoping import finds_record
 from .screen_aids import is_further
 
@@ -68,7 +69,10 @@ def with_reveals(subtasks: list[Subtask]) -> list[Subtask]:
     out: list[Subtask] = []
     for sub in subtasks:
         noun = reveal_noun(out[-1].instruction) if out else None
-        if explorable(replace(sub, reveal=PAGES)) and finds_record(sub.instruction):
+        if _picks_from_a_list_box(sub):
+            # each item is looked for on its own, by scrolling the list while it does not show
+            out.extend(replace(sub, actions=(a,), reveal=PAGES) for a in sub.actions)
+        elif explorable(replace(sub, reveal=PAGES)) and finds_record(sub.instruction):
             out.append(replace(sub, reveal=PAGES))
         elif explorable(replace(sub, reveal=MORE_MENU)) and isinstance(sub.actions[0], Click) \
                 and ' after "' in str(sub.actions[0].target):
@@ -81,6 +85,12 @@ def with_reveals(subtasks: list[Subtask]) -> list[Subtask]:
         else:
             out.append(sub)
     return out
+
+
+def _picks_from_a_list_box(sub: Subtask) -> bool:
+    """'select Ilise, Rachael from the scroll list': clicks on quoted items of a list box."""
+    return bool(sub.actions) and is_list_box(sub.instruction) and all(
+        isinstance(a, Click) and isinstance(a.target, str) and a.target.count('"') >= 2 for a in sub.actions)
 
 
 def _names_a_tree(instructions: list[str]) -> bool:

@@ -41,13 +41,14 @@ NamedReader = Callable[[str, Observation], "list[str]"]
 NOT_FOUND = "could not find"   # how TargetNotFound's message starts
 RECORD_LINES = 2                # lines under a found name that show its record's parts
 FIND_SCROLL = 1                 # wheel clicks per look further down a list (more may skip items)
+ANCHORS_TRIED = 3               # lines from the bottom a find scroll is tried at before turning back
 
 
 def is_further(action: Action) -> bool:
     """Whether ``action`` is one of :meth:`ScreenAids.look_further`'s: a click on a next-page
-    control or a scroll down."""
+    control or a find scroll."""
     if isinstance(action, Scroll):
-        return action.direction == "down" and action.amount == FIND_SCROLL
+        return action.direction in ("down", "up") and action.amount == FIND_SCROLL
     return isinstance(action, Click) and isinstance(action.target, str) \
         and action.target.strip("\"'").lower() in vocab.NEXT_PAGE_WORDS
 
@@ -68,10 +69,12 @@ class ScreenAids:
     scrolled: bool = False                      # a text area was scrolled to its end to read it
     paging: PagingRun = field(default_factory=PagingRun)
     lines_scrolled: list[str] | None = None     # the lines shown before the last find scroll
+    anchor: int = 0                             # the find scroll's line, counted from the bottom
+    scroll_way: str = "down"                    # ... and its direction
 
     def new_attempt(self) -> None:
         self.commit_click, self.slider_run, self.scrolled = None, SliderRun(), False
-        self.paging, self.lines_scrolled = PagingRun(), None
+        self.paging, self.lines_scrolled, self.anchor, self.scroll_way = PagingRun(), None, 0, "down"
 
     def turn_page(self, paged: tuple[int, str], failed: StepRecord,
                   observation: Observation | None) -> Action | None:
@@ -91,18 +94,26 @@ class ScreenAids:
     def look_further(self, observation: Observation | None) -> Action | None:
         """While a name to find is not on the screen: the click on the list's next-page control
         when it shows one, else a scroll down at the screen's last line of text (the list
-        searched runs on below what shows), until a scroll changes none of the lines; None
-        when there is nowhere further to look."""
+        searched runs on below what shows). A scroll that changes none of the lines is tried at
+        the lines above (the last line may be a button under a list box that scrolls on its
+        own), then the list is looked through upwards (it may have been scrolled past the name,
+        looking for another); None when there is nowhere further to look."""
         if self.texts_reader is None or observation is None:
             return None
         lines = self.texts_reader(observation)
         word = next_page_word(lines)
         if word is not None:
             return Click(quote(word))
-        if not lines or lines == self.lines_scrolled:
+        if not lines:
             return None
+        if lines == self.lines_scrolled:           # the last scroll moved nothing
+            self.anchor += 1
+            if self.anchor >= min(len(lines), ANCHORS_TRIED):
+                if self.scroll_way == "up":
+                    return None
+                self.scroll_way, self.anchor = "up", 0
         self.lines_scrolled = lines
-        return Scroll("down", FIND_SCROLL, quote(lines[-1]))
+        return Scroll(self.scroll_way, FIND_SCROLL, quote(lines[-1 - self.anchor]))
 
     def parts_hidden(self, name: str, observation: Observation | None) -> bool:
         """Whether a record found by ``name`` (a quoted target) may have its parts cut off

@@ -123,3 +123,23 @@ def test_parses_known_forms(text, expected):
 def test_rejects_with_clear_message(text, message):
     with pytest.raises(ActionParseError, match=message.replace("*", r"\*").replace("(", r"\(")):
         parse_action(text)
+
+
+def test_a_click_with_a_held_key_reads_writes_and_holds_it_round_the_click_only():
+    from gui_agent.actions import Click, format_action, parse_action
+    from gui_agent.control.dry_run import DryRunController
+    from gui_agent.errors import ActionParseError
+    from gui_agent.executor import perform
+    from gui_agent.geometry import Point
+
+    action = parse_action("click('\"Rachael\"', hold='ctrl')")
+    assert action == Click('"Rachael"', hold="ctrl") and parse_action(format_action(action)) == action
+    assert format_action(Click("OK")) == "click('OK')"
+    with pytest.raises(ActionParseError, match="hold must be one of"):
+        parse_action("click('OK', hold='alt')")
+    controller = DryRunController()
+    perform(action, {"target": Point(40, 50)}, controller)
+    assert [e.method for e in controller.log] == ["key_down", "click", "key_up"]
+    controller.clear()
+    perform(Click("OK"), {"target": Point(40, 50)}, controller)
+    assert [e.method for e in controller.log] == ["click"]

@@ -17,6 +17,7 @@ from gui_agent.grounding.queries import ScreenQueries
 from gui_agent.planner.base import StepRecord
 from gui_agent.planner.offline import OfflineManager, OfflineWorker
 from gui_agent.planner.reveal import MORE_MENU, PAGES
+from gui_agent.planner.screen_aids import ANCHORS_TRIED
 from gui_agent.screen.observation import Observation
 from tests.support.pillow_form import THEMES, font
 
@@ -105,10 +106,17 @@ def test_the_last_page_without_the_name_fails_saying_where_it_looked():
     history = [StepRecord(Move('"Dee Vo"'), 0, False, "could not find '\"Dee Vo\"' on the screen")]
     scroll = worker.next_action(find, obs, history)
     assert isinstance(scroll, Scroll)               # no next page: the list may run on below
-    history.append(StepRecord(scroll, 0, True))
-    history.append(StepRecord(Move('"Dee Vo"'), 0, False, "could not find '\"Dee Vo\"' on the screen"))
-    failed = worker.next_action(find, obs, history)      # the same lines after the scroll
+    scrolls = []
+    while isinstance(scroll, Scroll) and len(scrolls) < 20:    # the same lines after every scroll
+        scrolls.append(scroll)
+        history.append(StepRecord(scroll, 0, True))
+        history.append(StepRecord(Move('"Dee Vo"'), 0, False, "could not find '\"Dee Vo\"' on the screen"))
+        scroll = worker.next_action(find, obs, history)
+    failed = scroll
     assert isinstance(failed, Fail) and "Dee Vo" in failed.reason and "looking further" in failed.reason
+    # tried at the lines above the last (a list box above a button scrolls on its own), then upwards
+    assert len(scrolls) <= 2 * ANCHORS_TRIED and len({s.at for s in scrolls}) > 1
+    assert {s.direction for s in scrolls} == {"down", "up"}
 
 
 def _feed(theme: str, font_name: str, first: int) -> tuple[Image.Image, dict[str, Box]]:
@@ -253,3 +261,14 @@ def test_a_look_further_that_fails_ends_the_find_saying_why():
                StepRecord(scroll, 0, False, "could not find '\"Email: cy@example.com\"' on the screen")]
     failed = worker.next_action(find, obs, history)
     assert isinstance(failed, Fail) and "scroll" in failed.reason
+
+
+def test_items_of_a_list_box_are_each_looked_for_and_added_with_ctrl():
+    """'select Ilise, Rachael from the scroll list': a list box shows its items (nothing to open),
+    each is looked for by scrolling the list while it does not show, and the second is added to
+    the selection (Ctrl held), not put in the first one's place."""
+    plan = OfflineManager().plan("Select Ilise, Rachael from the scroll list and click Submit.")
+    assert [(s.actions, s.reveal) for s in plan] == [
+        ((Click('"Ilise"'),), PAGES), ((Click('"Rachael"', hold="ctrl"),), PAGES), ((Click("Submit"),), None)]
+    dropdown = OfflineManager().plan('select "Green" from the Color dropdown')
+    assert [s.actions for s in dropdown] == [(Click("the Color dropdown"), Click('"Green"'))]
