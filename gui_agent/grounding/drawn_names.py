@@ -16,6 +16,8 @@ from functools import lru_cache
 import numpy as np
 
 from ..parsing.elements import Element, ElementKind
+from ..parsing.fusion import ink_centred
+from ..parsing.indicators import INK
 from ..parsing.ocr import recogniser_alphabet
 from .description import TargetQuery
 from .kinds import kind_factor
@@ -27,7 +29,6 @@ DRAWN_FACTOR = 0.9         # a name seen drawn, not read: below an element that 
 MIN_LIKENESS = 0.8         # correlation of the drawing's ink with the element's
 ASPECT_TOLERANCE = 1.3     # the drawing's and the element's ink may differ this much in shape
 FONTS_TRIED = 3            # fonts drawn per name: the best likeness counts
-INK = 40                   # grey levels between ink and its background
 _DRAW_PX = 64              # the height the name is drawn at before it is scaled to the element
 _BORDERED = (K.BUTTON, K.TEXT_FIELD, K.COMBO, K.TAB, K.CHECKBOX, K.RADIO)
 
@@ -52,14 +53,13 @@ def drawn_matches(query: TargetQuery, elements: Iterable[Element], gray: np.ndar
     for e in elements:
         if e.box.area > 0.25 * screen:
             continue   # a pane or a page, not something named by a few glyphs
-        found = _ink(gray, e)
-        if found is None:
+        ink = _ink(gray, e)
+        if ink is None:
             continue
-        ink, centred = found
         score = max(likeness(ink, d) for d in drawings)
         if score < MIN_LIKENESS:
             continue
-        if e.kind == K.TEXT_FIELD and centred:
+        if e.kind == K.TEXT_FIELD and ink_centred(gray, e.box):
             # a bordered face with the name in its middle is a button (the parser calls such a
             # box a field until it reads a caption in it, and it read none)
             e = replace(e, kind=K.BUTTON, label="")
@@ -89,9 +89,8 @@ def likeness(ink: np.ndarray, drawn: np.ndarray) -> float:
     return float((a * b).sum()) / norm if norm else 0.0
 
 
-def _ink(gray: np.ndarray, e: Element) -> tuple[np.ndarray, bool] | None:
-    """The element's ink coverage (0..1), cut tight (a bordered element's border left out), and
-    whether it sits in the middle of the element, across."""
+def _ink(gray: np.ndarray, e: Element) -> np.ndarray | None:
+    """The element's ink coverage (0..1), cut tight (a bordered element's border left out)."""
     b = e.box
     inset = max(3, min(b.width, b.height) // 8) if e.kind in _BORDERED else 0
     patch = gray[max(0, b.top + inset):b.bottom - inset, max(0, b.left + inset):b.right - inset]
@@ -102,10 +101,7 @@ def _ink(gray: np.ndarray, e: Element) -> tuple[np.ndarray, bool] | None:
     rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
     if rows.size == 0:
         return None
-    left, right = int(cols[0]), ink.shape[1] - 1 - int(cols[-1])
-    centred = left >= 4 and abs(left - right) <= max(4, 0.25 * (left + right))
-    coverage = contrast[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1] / float(contrast.max())
-    return coverage, centred
+    return contrast[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1] / float(contrast.max())
 
 
 @lru_cache(maxsize=64)

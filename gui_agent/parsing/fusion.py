@@ -73,7 +73,7 @@ def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
         text = " ".join(lines[i].text for i in sorted(inside, key=lambda i: (lines[i].box.top, lines[i].box.left)))
         text = text.strip("[]|").strip()   # OCR reads a border touching the crop as a bracket
         kind = wd.kind
-        if kind == K.TEXT_FIELD and inside and (wd in faces or _ink_centred(gray, wd.box)
+        if kind == K.TEXT_FIELD and inside and (wd in faces or ink_centred(gray, wd.box)
                                                 and not _text_at_left(wd.box, [lines[i].box for i in inside])):
             kind = K.BUTTON
         out.append(replace(wd, kind=kind, text=text))
@@ -114,7 +114,7 @@ def _is_frame(box: Element, widgets: list[Element], rgb: np.ndarray, gray: np.nd
     if patch.size == 0:
         return False
     colour = np.median(patch, axis=0)
-    return float(colour.max() - colour.min()) > 60 and not _ink_centred(gray, b)
+    return float(colour.max() - colour.min()) > 60 and not ink_centred(gray, b)
 
 
 def _blank_square(e: Element, lines: list[TextLine], gray: np.ndarray) -> Element:
@@ -176,7 +176,7 @@ def _option_column(inner: list[Element], frame: Box) -> bool:
     return any(abs(a.left - c.left) <= 4 for i, a in enumerate(marks) for c in marks[i + 1:])
 
 
-def _ink_centred(gray: np.ndarray, box: Box) -> bool:
+def ink_centred(gray: np.ndarray, box: Box) -> bool:
     """True when the ink inside a bordered box sits in its middle (a caption), not at its left."""
     inset = max(3, box.height // 8)
     patch = gray[box.top + inset:box.bottom - inset, box.left + inset:box.right - inset]
@@ -263,7 +263,7 @@ def _tall_face(gray: np.ndarray, box: Box, texts: list[Box]) -> bool:
     rows = sorted(t.center.y for t in texts)
     if sum(1 for a, b in zip(rows, rows[1:], strict=False) if b - a > 0.6 * min(t.height for t in texts)) >= 2:
         return False   # three lines or more, one under another: a list or a menu, not a caption
-    if not _ink_centred(gray, box) and box.width > 1.6 * box.height:
+    if not ink_centred(gray, box) and box.width > 1.6 * box.height:
         return False   # (a squarish face is a button even when its caption overflows a side)
     # the margins of the caption's ink, not of the text boxes: detection draws those a few
     # pixels beyond the glyphs, by an amount that varies from one read to the next

@@ -11,7 +11,6 @@ Screen text is horizontal, so crops are axis-aligned and the angle classifier is
 from __future__ import annotations
 
 import atexit
-import functools
 import logging
 import math
 import os
@@ -53,6 +52,7 @@ BAND_OVERLAP = 128      # px (frame pixels) two bands share: a text line up to h
 # while Python shuts down and abort the process ("terminate called without an active
 # exception": Python < 3.14 ends such a thread by unwinding through their C++ frames).
 _NATIVE_LOCK = threading.RLock()
+_ALPHABET: dict[str, frozenset[str]] = {}   # "characters": the recogniser's, once a model is loaded
 
 
 @atexit.register
@@ -145,7 +145,6 @@ class OcrEngine:
         self.recognized_crops = 0   # crops actually sent to the recogniser (cache misses)
         self.detect_calls = 0
         self._ocr = None
-        self._characters: frozenset[str] | None = None
 
     # -- model access -------------------------------------------------------------------
     def _engine(self):
@@ -161,14 +160,10 @@ class OcrEngine:
                     engine = RapidOCR(
                         intra_op_num_threads=self.threads, inter_op_num_threads=1, use_cls=False
                     )
+                    _ALPHABET.setdefault("characters", frozenset(
+                        c for c in engine.text_rec.postprocess_op.character if len(c) == 1))
                     self._ocr = engine
         return self._ocr
-
-    def characters(self) -> frozenset[str]:
-        """The recogniser's alphabet: a text with any other character is never read as written."""
-        if self._characters is None:
-            self._characters = frozenset(c for c in self._engine().text_rec.postprocess_op.character if len(c) == 1)
-        return self._characters
 
     # -- public API ---------------------------------------------------------------------
     def read(self, image, region: Box | None = None) -> list[TextLine]:
@@ -303,11 +298,12 @@ class OcrEngine:
         return boxes
 
 
-@functools.cache
 def recogniser_alphabet() -> frozenset[str]:
     """The characters the shipped recogniser can output (a text with others is never read as
-    written); loads the models once per process."""
-    return OcrEngine().characters()
+    written): noted by the first engine that loads its models, or loaded for this."""
+    if "characters" not in _ALPHABET:
+        OcrEngine()._engine()
+    return _ALPHABET["characters"]
 
 
 def detection_bands(region: Box, scale: float, budget: int) -> list[tuple[Box, tuple[int, int]]]:

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..geometry import Box
+from .indicators import INK
 
-INK = 40            # grey levels between a stroke and the field's background
 BORDER_INSET = 2    # px of the field's own border left out
 
 
