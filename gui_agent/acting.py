@@ -24,7 +24,8 @@ from .control.base import Controller
 from .executor import perform
 from .geometry import Box, Point
 from .grounding.candidate import Candidate
-from .screen.observation import Observation
+from .screen.observation import ActiveWindow, Observation
+from .verify.dialog_enter import dialog_kept_open, field_holds
 from .verify.effect import (
     NOT_JUDGED,
     Effect,
@@ -188,9 +189,10 @@ class Actor:
             # grace) before deciding the keys were lost.
             typed = self._settled(typed)
             effect = judge(typed)
-        if not effect.seen and not self.stop.is_set() and visible_change(focused.image, typed.image) is None:
-            # Nothing changed anywhere since the field was clicked, so nothing was typed:
-            # typing again cannot double it.
+        if not effect.seen and not self.stop.is_set() and (
+                action.clear or visible_change(focused.image, typed.image) is None):
+            # Nothing changed anywhere since the field was clicked, so nothing was typed, or
+            # the field is filled anew (cleared first): typing again cannot double it.
             attempts += 1
             _, typed = self._type_text(action, points, field)
             effect = judge(typed)
@@ -207,8 +209,43 @@ class Actor:
         after = self._settled(typed)
         entered = self._judge(change_effect, "pressing Enter", typed.image, after.image, required=True)
         if entered.seen:
+            after, entered = self._into_dialog(action, field, secret, typed, after, entered)
+        if entered.seen:
             entered = replace(entered, observed=f"{effect.observed}; then {entered.observed}")
         return Acted(after, entered, attempts)
+
+    def _into_dialog(self, action: Type, field: Candidate | None, secret: bool, typed: Observation,
+                     after: Observation, entered: Effect) -> tuple[Observation, Effect]:
+        """The screen changed after an Enter; when it was pressed in a dialog that did not take
+        it (:mod:`gui_agent.verify.dialog_enter`), it is pressed once more -- the dialog
+        submitted nothing -- except into a secret's field; a dialog that still does not take it
+        fails the step."""
+        def ignored(now: Observation, holding: bool) -> ActiveWindow | None:
+            t = time.perf_counter()
+            kept = None
+            if typed.window is not None and typed.window.dialog:
+                kept = dialog_kept_open(typed, now, visible_change(typed.image, now.image))
+            if kept is not None and holding and not field_holds(action.text, field, now, self.reader):
+                kept = None
+            self._clock("verify", t)
+            return kept
+
+        kept = ignored(after, holding=not secret)    # a secret's field cannot be read back
+        if kept is None:
+            return after, entered
+        if not secret and not self.stop.is_set():
+            self._press_enter()
+            after = self._settled(after)
+            # Now the dialog must be gone (or something behind it changed), whatever its field shows.
+            kept = ignored(after, holding=False)
+            if kept is None:
+                again = self._judge(change_effect, "pressing Enter", typed.image, after.image, required=True)
+                return after, replace(again, observed=f"{again.observed} (the dialog took the second "
+                                                      "Enter; the first went to its own list)")
+        title = repr(kept.title) if kept.title else "the dialog"
+        return after, Effect(False, f"{title} to take the Enter (close, or open the next window)",
+                             f"{title} is still open with the text in its field; what changed "
+                             "lies inside it, so its own list took the Enter")
 
     def _type_text(self, action: Type, points: dict[str, Point],
                    field: Candidate | None = None) -> tuple[Observation, Observation]:

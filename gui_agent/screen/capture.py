@@ -24,7 +24,7 @@ from PIL import Image
 from ..display import wayland_limits
 from ..errors import CaptureError, DisplayError, GuiAgentError
 from ..geometry import Box, Point
-from .observation import MonitorGeometry, Observation
+from .observation import ActiveWindow, MonitorGeometry, Observation
 
 log = logging.getLogger(__name__)
 
@@ -235,9 +235,9 @@ class ScreenCapture:
         if region is None:
             refuse_blank_on_wayland(image)
         scale = self._scale(monitor, image.size, area, full=region is None)
-        cursor, title = self._window_info() if self.window_info else (None, None)
+        cursor, window = self._window_info() if self.window_info else (None, None)
         geometry = MonitorGeometry(area.left, area.top, area.width, area.height, scale, monitor)
-        return Observation(image, geometry, time.time(), cursor, title)
+        return Observation(image, geometry, time.time(), cursor, window)
 
     @staticmethod
     def _clip(region: Box, bounds: Box, monitor: int) -> Box:
@@ -263,22 +263,22 @@ class ScreenCapture:
         return measured
 
     # -- cursor and window title -----------------------------------------------------
-    def _window_info(self) -> tuple[Point | None, str | None]:
-        """Cursor (screen coordinates) and active window title; (None, None) when unknown."""
+    def _window_info(self) -> tuple[Point | None, ActiveWindow | None]:
+        """Cursor (screen coordinates) and the active window; (None, None) when unknown."""
         if not sys.platform.startswith("linux"):
             return self._cursor_from_pyautogui(), None
         conn = self._xlib()
         if conn is None:
             return None, None
         cursor: Point | None = None
-        title: str | None = None
+        window: ActiveWindow | None = None
         try:
             pointer = conn.screen().root.query_pointer()
             cursor = Point(int(pointer.root_x), int(pointer.root_y))
-            title = _active_window_title(conn)
+            window = _active_window(conn)
         except Exception as exc:  # never let window info break a capture
             log.debug("window info unavailable: %s", exc)
-        return cursor, title
+        return cursor, window
 
     def _xlib(self) -> Any:
         display = os.environ.get("DISPLAY")
@@ -354,15 +354,29 @@ def _to_rgb(shot: Any) -> Image.Image:
                            ) from exc
 
 
-def _active_window_title(conn: Any) -> str | None:
-    """Title of the window in _NET_ACTIVE_WINDOW (set by window managers), else None."""
+def _active_window(conn: Any) -> ActiveWindow | None:
+    """The window in _NET_ACTIVE_WINDOW (set by window managers), else None."""
     from Xlib import X
 
     root = conn.screen().root
     active = root.get_full_property(conn.intern_atom("_NET_ACTIVE_WINDOW"), X.AnyPropertyType)
     if active is None or not active.value or not active.value[0]:
         return None
-    return x11_window_title(conn, conn.create_resource_object("window", int(active.value[0])))
+    window = conn.create_resource_object("window", int(active.value[0]))
+    geometry = window.get_geometry()
+    origin = window.translate_coords(root, 0, 0)
+    box = Box(-int(origin.x), -int(origin.y), int(geometry.width), int(geometry.height))
+    return ActiveWindow(x11_window_title(conn, window), int(active.value[0]),
+                        _is_dialog(conn, window), box)
+
+
+def _is_dialog(conn: Any, window: Any) -> bool:
+    """Transient for another window (ICCCM), or typed a dialog by its application (EWMH)."""
+    if window.get_wm_transient_for():
+        return True
+    kinds = window.get_full_property(conn.intern_atom("_NET_WM_WINDOW_TYPE"), 0)
+    dialog = conn.intern_atom("_NET_WM_WINDOW_TYPE_DIALOG")
+    return kinds is not None and dialog in list(kinds.value)
 
 
 def x11_window_title(conn: Any, window: Any) -> str | None:

@@ -44,18 +44,34 @@ class MonitorGeometry:
 
 
 @dataclass(frozen=True)
+class ActiveWindow:
+    """The window with the keyboard focus, as the window manager tells it: title, X11 id, box
+    in input coordinates, and whether it is a dialog (transient for another window, or typed
+    a dialog by its application)."""
+
+    title: str | None
+    id: int = 0
+    dialog: bool = False
+    box: Box | None = None
+
+
+@dataclass(frozen=True)
 class Observation:
     image: Image.Image
     monitor: MonitorGeometry
     timestamp: float = field(default_factory=time.time)
     cursor: Point | None = None
-    window_title: str | None = None
+    window: ActiveWindow | None = None
     # The accessibility tree of this moment (None: pixels only, e.g. --no-a11y, no bus).
     accessibility: TreeReading | None = field(default=None, compare=False, repr=False)
 
     @property
     def size(self) -> tuple[int, int]:
         return self.image.size
+
+    @property
+    def window_title(self) -> str | None:
+        return self.window.title if self.window is not None else None
 
     def to_screen(self, p: Point) -> Point:
         """Image pixel -> input coordinates (what pyautogui.click takes)."""

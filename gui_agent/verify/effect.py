@@ -195,8 +195,14 @@ def _read_back(typed: str, target: Element | None, shown: str, cleared: bool) ->
             return Effect(False, "the field emptied", f"its accessible value is {_short(value)!r}")
         return Effect(True, "the field emptied", "its accessible value is empty")
     expected = f"{shown} in the field"
-    if " ".join(typed.split()) not in " ".join(value.split()):   # the tree's text is exact
+    want, held = " ".join(typed.split()), " ".join(value.split())
+    if want not in held:   # the tree's text is exact
         return Effect(False, expected, f"the field's accessible value is {_short(value)!r}")
+    if cleared and not held.startswith(want):
+        # A fill whose clearing was lost: the old text stayed before the new (a completion
+        # may follow what was typed, never precede it).
+        return Effect(False, f"{shown} alone in the field",
+                      f"the field's accessible value is {_short(value)!r}: its old text stayed")
     if value == info.value and not cleared:
         return Effect(False, expected, f"the field's accessible value stayed {_short(value)!r}")
     return Effect(True, expected, f"read back from the field's accessible value {_short(value)!r}")

@@ -292,8 +292,8 @@ def test_capture_sees_the_window(app: App, gui: PyAutoGuiController,
                 statistics.median(times) * 1e3, max(times) * 1e3)
 
 
-def test_capture_reads_the_active_window_title(app: App,
-                                               screen_1280x800: ScreenCapture) -> None:
+def test_capture_reads_the_active_window(app: App, screen_1280x800: ScreenCapture) -> None:
+    """Its title, its box, and whether it is a dialog (transient for another window)."""
     from Xlib import X, Xatom
     from Xlib import display as xdisplay
 
@@ -301,11 +301,19 @@ def test_capture_reads_the_active_window_title(app: App,
     conn = xdisplay.Display(os.environ["DISPLAY"])
     root = conn.screen().root
     atom = conn.intern_atom("_NET_ACTIVE_WINDOW")
+    window = conn.create_resource_object("window", app.state()["window_id"])
     try:  # play the window manager's part
-        root.change_property(atom, Xatom.WINDOW, 32, [app.state()["window_id"]])
+        root.change_property(atom, Xatom.WINDOW, 32, [window.id])
         conn.sync()
-        assert screen_1280x800.capture().window_title == "gui-agent e2e"
+        seen = screen_1280x800.capture().window
+        assert seen is not None and seen.title == "gui-agent e2e" and seen.id == window.id
+        assert not seen.dialog
+        assert seen.box is not None and seen.box.contains(app.box("pad").center)
+        window.change_property(Xatom.WM_TRANSIENT_FOR, Xatom.WINDOW, 32, [root.id])
+        conn.sync()
+        assert screen_1280x800.capture().window.dialog
     finally:
+        window.delete_property(Xatom.WM_TRANSIENT_FOR)
         root.delete_property(atom)
         conn.sync()
         conn.close()

@@ -4,6 +4,9 @@ to the focused field, Enter submits — with faults a real desktop shows: keys t
 a click that does not move the focus, an Enter that does nothing, a button that does nothing.
 With ``notes=True`` it also has a Notes text area that a drag from its grip (its bottom-right
 corner, as a web page's text area) resizes, unless the fault ``fixed_size`` holds it.
+With ``dialog=True`` the form is a dialog (the window manager says so) over a main window: a
+submit closes it, unless it is a find dialog (``finds=True``), which stays and marks what it
+found in the main window below it.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from gui_agent.geometry import Box, Point
-from gui_agent.screen.observation import MonitorGeometry, Observation
+from gui_agent.screen.observation import ActiveWindow, MonitorGeometry, Observation
 
 FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 SIZE = (640, 400)
@@ -30,6 +33,8 @@ class Faults:
     fixed_size: bool = False         # the Notes area's grip does nothing
     completer: int = 0               # typing opens a completion list for this many screenshots;
                                      # an Enter while it shows takes its first entry instead
+    own_list: int = 0                # this many Enters go to the dialog's own list, which opens
+                                     # a folder (inside the dialog) instead of submitting
 
 
 @dataclass
@@ -44,8 +49,13 @@ class FormApp:
     pending: list[tuple[int, str, str]] = field(default_factory=list)   # (frames left, field, text)
     notes: Box | None = None          # the resizable Notes area, when the app has one
     completing: int = 0               # screenshots left while the completion list shows
+    dialog: bool = False              # the form is a dialog over a main window
+    finds: bool = False               # ... a find dialog: a submit marks a match, and it stays
+    closed: bool = False              # the dialog took a submit and closed
+    folder: int = 0                   # folders its own list opened
 
     GRIP = 12                         # px of the area's bottom-right corner that resize it
+    DIALOG = Box(20, 30, 600, 300)    # the dialog window, when the form is one
 
     fields = {"Name": Box(140, 60, 300, 34), "City": Box(140, 120, 300, 34)}
     button = Box(140, 190, 120, 36)
@@ -54,6 +64,13 @@ class FormApp:
         image = Image.new("RGB", SIZE, (240, 240, 240))
         draw = ImageDraw.Draw(image)
         font = ImageFont.truetype(str(FONT), 16)
+        if self.dialog:
+            draw.text((40, 350), self.status if self.finds else "Main window", fill=(20, 20, 20), font=font)
+            if self.closed:
+                draw.text((40, 370), self.status, fill=(20, 20, 20), font=font)
+                return image
+            draw.rectangle(self.DIALOG.corners, fill=(240, 240, 240), outline=(90, 90, 90))
+            draw.text((300, 36), f"Look in: folder {self.folder}", fill=(20, 20, 20), font=font)
         for name, box in self.fields.items():
             draw.text((40, box.top + 8), name, fill=(20, 20, 20), font=font)
             outline = (40, 90, 200) if self.focus == name else (140, 140, 140)
@@ -64,7 +81,8 @@ class FormApp:
                 draw.line([(x, box.top + 7), (x, box.bottom - 8)], fill=(0, 0, 0), width=1)
         draw.rectangle(self.button.corners, fill=(222, 222, 226), outline=(140, 140, 140))
         draw.text((self.button.left + 30, self.button.top + 9), "Submit", fill=(20, 20, 20), font=font)
-        draw.text((40, 260), self.status, fill=(20, 20, 20), font=font)
+        if not (self.dialog and self.finds):
+            draw.text((40, 260), self.status, fill=(20, 20, 20), font=font)
         if self.completing > 0 and self.focus:
             field_box = self.fields[self.focus]
             popup = Box(field_box.left, field_box.bottom + 2, field_box.width, 30)
@@ -90,10 +108,21 @@ class FormApp:
         self.pending = still
         image = self.render()
         self.completing = max(0, self.completing - 1)   # the completion list closes after a while
-        return Observation(image, MonitorGeometry(0, 0, SIZE[0], SIZE[1], 1.0, 1))
+        window = None
+        if self.dialog:
+            window = (ActiveWindow("Main", 1, False, Box(0, 0, *SIZE)) if self.closed
+                      else ActiveWindow("Save as", 2, True, self.DIALOG))
+        return Observation(image, MonitorGeometry(0, 0, SIZE[0], SIZE[1], 1.0, 1), window=window)
 
     def submit(self) -> None:
         self.status = f"Saved {self.values['Name']} from {self.values['City']}".strip()
+        self.closed = self.dialog and not self.finds
+
+    def enter(self) -> None:
+        if self.faults.own_list > self.folder:
+            self.folder += 1     # the dialog's list took it
+        elif not self.faults.ignore_enter:
+            self.submit()
 
 
 class FormController:
@@ -128,8 +157,8 @@ class FormController:
         if key == "enter" and self.app.completing > 0 and self.app.focus:
             self.app.values[self.app.focus] += "ville"   # the completion list took the Enter
             self.app.completing = 0
-        elif key == "enter" and not self.app.faults.ignore_enter:
-            self.app.submit()
+        elif key == "enter":
+            self.app.enter()
         if key == "backspace" and self.app.focus:
             self.app.values[self.app.focus] = self.app.values[self.app.focus][:-1]
 

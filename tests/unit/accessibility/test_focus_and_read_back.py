@@ -133,3 +133,33 @@ def test_a_button_that_stays_disabled_is_not_clicked_and_the_step_fails(monkeypa
     assert controller.log == []
     assert not acted.effect.seen and acted.effect.required
     assert "says 'Save' is disabled; not clicked" in acted.effect.observed
+
+
+def test_a_fill_whose_old_text_stayed_before_the_new_is_not_seen():
+    """A save dialog's name field kept 'Untitle' before the typed path (the select-all was
+    lost): the path was "in" the value, and the dialog saved somewhere else."""
+    box = Box(10, 10, 150, 24)
+    kept = typed_effect("/tmp/menu.txt", secret=False,
+                        target=_field(ScriptedHandle(value_answers=["Untitle/tmp/menu.txt"]), "Untitled"),
+                        target_box=box, before=BLANK, after=BLANK, reader=None, cleared=True)
+    assert not kept.seen and "old text stayed" in kept.observed
+    completed = typed_effect("Par", secret=False,
+                             target=_field(ScriptedHandle(value_answers=["Paris"]), "Untitled"),
+                             target_box=box, before=BLANK, after=BLANK, reader=None, cleared=True)
+    assert completed.seen      # a completion after the typed text is the field's own
+    added = typed_effect("/tmp/menu.txt", secret=False,
+                         target=_field(ScriptedHandle(value_answers=["Untitle/tmp/menu.txt"]), "Untitle"),
+                         target_box=box, before=BLANK, after=BLANK, reader=None)
+    assert added.seen          # typed without clearing: appended to what was there
+
+
+def test_a_fill_whose_old_text_stayed_is_done_again():
+    handle = ScriptedHandle(state_answers=[FOCUSED],
+                            value_answers=["Untitle/tmp/menu.txt"] * 2 + ["/tmp/menu.txt"])
+    field = _field(handle, "Untitled")
+    controller = DryRunController()
+    actor = Actor(controller, lambda: Observation.from_image(BLANK), lambda before: Observation.from_image(BLANK))
+    acted = actor.act(Type("/tmp/menu.txt", into="the field", clear=True),
+                      {"into": Candidate(field.box, 1.0, "a11y", field)}, Observation.from_image(BLANK))
+    assert acted.effect.seen and acted.attempts == 2, acted.effect.describe()
+    assert [e.method for e in controller.log].count("type_text") == 2

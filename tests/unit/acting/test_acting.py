@@ -257,3 +257,48 @@ def test_a_date_or_time_input_is_typed_without_spaces(ladder_and_parser):
     obs, city = _grounded(ladder, plain, "the City field")
     _actor(plain, parser).act(Type("6:38 PM", into="the City field"), {"into": city}, obs)
     assert plain.app.values["City"] == "6:38 PM"
+
+
+def _enter_in_dialog(ladder_and_parser, faults: Faults, *, finds: bool = False, secret: bool = False):
+    ladder, parser = ladder_and_parser
+    desktop = FormDesktop(FormApp(faults, dialog=True, finds=finds))
+    obs, city = _grounded(ladder, desktop, "the City field")
+    action = Type("Paris", into="the City field", enter=True)
+    return desktop.app, _actor(desktop, parser).act(action, {"into": city}, obs, secret=secret)
+
+
+def test_an_enter_a_dialog_gave_to_its_own_list_is_pressed_again(ladder_and_parser):
+    """A Qt save dialog opened the folder its list had selected while the path was typed: the
+    screen changed, the dialog stayed open with the path in its field, and the run said done
+    without saving. The dialog did not take the Enter, so it is pressed again."""
+    app, acted = _enter_in_dialog(ladder_and_parser, Faults(own_list=1))
+    assert app.presses.count("press enter") == 2
+    assert app.closed and app.status == "Saved  from Paris"
+    assert acted.effect.seen, acted.effect.describe()
+    assert "second Enter" in acted.effect.observed
+
+
+def test_a_dialog_that_never_takes_the_enter_fails_the_step(ladder_and_parser):
+    app, acted = _enter_in_dialog(ladder_and_parser, Faults(own_list=5))
+    assert app.presses.count("press enter") == 2 and not app.closed
+    assert not acted.effect.seen
+    assert "'Save as' is still open" in acted.effect.describe()
+
+
+def test_a_dialog_that_takes_the_enter_at_once_gets_one(ladder_and_parser):
+    app, acted = _enter_in_dialog(ladder_and_parser, Faults())
+    assert app.presses.count("press enter") == 1 and app.closed
+    assert acted.effect.seen, acted.effect.describe()
+
+
+def test_a_find_dialog_that_stays_open_is_not_pressed_twice(ladder_and_parser):
+    """A find dialog stays after Enter; what it found changes outside it."""
+    app, acted = _enter_in_dialog(ladder_and_parser, Faults(), finds=True)
+    assert app.presses.count("press enter") == 1 and not app.closed
+    assert acted.effect.seen, acted.effect.describe()
+
+
+def test_a_secret_is_never_submitted_twice(ladder_and_parser):
+    app, acted = _enter_in_dialog(ladder_and_parser, Faults(own_list=1), secret=True)
+    assert app.presses.count("press enter") == 1
+    assert not acted.effect.seen
