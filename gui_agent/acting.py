@@ -35,12 +35,13 @@ from .verify.effect import (
     typed_effect,
     visible_change,
 )
-from .verify.settle import expected, expecting, first_ready, wait_until_settled
+from .verify.settle import expected, expecting, first_ready, frames_equal, wait_until_settled
 
 Observe = Callable[[], Observation]
 Settle = Callable[[Observation | None], Observation]
 FOCUS_WAIT_S = 1.0        # at most this long for a clicked field to take the focus
 ENABLED_WAIT_S = 2.0      # at most this long for a control the tree says is disabled to turn on
+HOVER_WAIT_S = 0.5        # at most this long for a target's hover look to settle before the click
 DRY_RUN = Effect(True, "nothing: a dry run performs nothing", judged=False)
 # Actions with no effect that can be seen for certain are performed once and not judged.
 _UNJUDGED = (Scroll, Move, Wait)
@@ -111,6 +112,8 @@ class Actor:
             refused = self._disabled(cands.get("target") or cands.get("source"), obs)
             if refused is not None:
                 return refused
+        if isinstance(action, Click) and "target" in points:
+            obs = self._hovered(points["target"], obs)
         self._perform(action, points)
         if isinstance(action, Wait):
             return Acted(self.observe(), NOT_JUDGED)
@@ -128,6 +131,25 @@ class Actor:
         again = self._settled(after)
         return Acted(again, self._judge(action_effect, action, obs.image, again.image, self.clipboard,
                                         **where), 2)
+
+    def _hovered(self, point: Point, obs: Observation) -> Observation:
+        """Rest the pointer on a click's target before pressing, as a hand does: an element
+        that redraws itself under the pointer (a web page's icon swapped for its hover image)
+        lost a press that came with the pointer, and its redraw is no effect of the click. The
+        frame once the hover has shown (the click's effect is judged against it)."""
+        if obs.cursor == point:
+            return obs
+        t = time.perf_counter()
+        self.controller.move(point)
+        self._clock("act", t)
+        t = time.perf_counter()
+        self.stop.wait(self.settle_interval)
+        now = self.observe()
+        if not frames_equal(obs.image, now.image):
+            now = wait_until_settled(self.observe, timeout=HOVER_WAIT_S, interval=self.settle_interval,
+                                     first=now).observation
+        self._clock("settle", t)
+        return now
 
     def _disabled(self, main: Candidate | None, obs: Observation) -> Acted | None:
         """A control the accessibility tree says is disabled is given ENABLED_WAIT_S to turn on

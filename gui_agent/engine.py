@@ -176,7 +176,8 @@ class Engine:
         self.planner = planner or offline_planner(self.queries.checked_state, self.queries.shown_text,
                                                   self.queries.dialog_of, self.queries.texts,
                                                   self.queries.dialog, self.queries.buttons,
-                                                  self.queries.slider, self.queries.named)
+                                                  self.queries.slider, self.queries.named,
+                                                  self.queries.text_rows)
         self.pipeline = StepPipeline(desktop, settings=self.settings, safety=self.safety, hooks=self.hooks,
                                      observe=self.observer, settle=self._settle, reader=parser, live=live,
                                      control=self.control)

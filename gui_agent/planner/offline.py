@@ -53,6 +53,7 @@ DialogReader = Callable[[str, Observation], "str | None"]
 MAX_RETRIES = 1
 MAX_NUDGES = 50
 MAX_EXPANSIONS = 15
+MENU_SCROLLS = 2      # scrolls that bring a record's menu cut off at the list's edge into view
 _NOT_FOUND = NOT_FOUND
 _DIGIT_LOOKALIKES = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1", "S": "5"})
 
@@ -179,13 +180,14 @@ class OfflineWorker:
                  modal_reader: ModalReader | None = None,
                  buttons_reader: TextsReader | None = None,
                  slider_reader: SliderReader | None = None,
-                 named_reader: NamedReader | None = None) -> None:
+                 named_reader: NamedReader | None = None,
+                 rows_reader: TextsReader | None = None) -> None:
         self.state_reader = state_reader
         self.value_reader = value_reader
         self.dialog_reader = dialog_reader
         self.task = task or (lambda: "")
         self.aids = ScreenAids(value_reader, texts_reader, modal_reader, buttons_reader,
-                               slider_reader, named_reader, self.task)
+                               slider_reader, named_reader, self.task, rows_reader)
         self._subtask: Subtask | None = None
         self._start = 0
         self._closed = True
@@ -231,7 +233,8 @@ class OfflineWorker:
             if picked is not None:
                 return picked
             missed = next((r.note for r in reversed(steps) if not r.ok and r is not failed), "")
-            return self._after_failure(subtask, failed, len(expanded), missed, observation)
+            scrolled_on = sum(1 for r in steps if r.ok and isinstance(r.action, Scroll))
+            return self._after_failure(subtask, failed, len(expanded), missed, observation, scrolled_on)
         done = sum(1 for r in steps if planned(subtask, r.action))
         if done == 0 and self._already_there(subtask, observation):
             return Done()
@@ -265,10 +268,12 @@ class OfflineWorker:
         return Click("the up arrow" if shown < wanted else "the down arrow")
 
     def _after_failure(self, subtask: Subtask, failed: StepRecord, expansions: int,
-                       missed: str, observation: Observation | None = None) -> Action:
+                       missed: str, observation: Observation | None = None, scrolled_on: int = 0) -> Action:
         """Fail, unless a quoted name was not found: then the next thing that may hide it is
         opened (the first collapsed tree node, or the subtask's next ``reveal`` element: a tab,
-        a section) and the name tried again, at most MAX_EXPANSIONS times."""
+        a section) and the name tried again, at most MAX_EXPANSIONS times. A record's menu that
+        opened without the name may run on below the list's edge: the list is scrolled under
+        the pointer (which rests on the icon that opened it), ``scrolled_on`` times so far."""
         why = failed.note or "it did not work"
         if not explorable(subtask):
             return self._close(Fail(f"{format_action(failed.action)} failed: {why}"))
@@ -277,6 +282,10 @@ class OfflineWorker:
             return self._next_page(subtask, failed, why, expansions, observation)
         tree = subtask.reveal == TREE_NODES
         what = "collapsed nodes" if tree else f"{subtask.reveal}s"
+        if subtask.reveal == MORE_MENU and expansions and why.startswith(_NOT_FOUND) \
+                and scrolled_on < MENU_SCROLLS:
+            log.info("%s not in the menu as it shows: scrolling it into view", target)
+            return Scroll("down", FIND_SCROLL)
         if subtask.reveal == MORE_MENU and expansions:
             return self._close(Fail(f"{format_action(failed.action)} failed: {why} (nor in the "
                                     "menu its record's more icon opened)"))
@@ -356,7 +365,8 @@ def offline_planner(state_reader: StateReader | None = None,
                     modal_reader: ModalReader | None = None,
                     buttons_reader: TextsReader | None = None,
                     slider_reader: SliderReader | None = None,
-                    named_reader: NamedReader | None = None) -> Planner:
+                    named_reader: NamedReader | None = None,
+                    rows_reader: TextsReader | None = None) -> Planner:
     """The no-model planner; the composition root gives it the screen's answers (a box's state,
     a field's value, the dialog a target lies in, the texts shown, a dialog in the way) through
     its readers."""
@@ -367,4 +377,5 @@ def offline_planner(state_reader: StateReader | None = None,
                                                      modal_reader=modal_reader,
                                                      buttons_reader=buttons_reader,
                                                      slider_reader=slider_reader,
-                                                     named_reader=named_reader))
+                                                     named_reader=named_reader,
+                                                     rows_reader=rows_reader))

@@ -64,6 +64,7 @@ class ScreenAids:
     slider_reader: SliderReader | None = None
     named_reader: NamedReader | None = None
     task: Callable[[], str] = lambda: ""
+    rows_reader: TextsReader | None = None      # the screen's texts joined row by row
     commit_click: Click | None = None           # the committing button clicked for another name
     slider_run: SliderRun = field(default_factory=SliderRun)
     scrolled: bool = False                      # a text area was scrolled to its end to read it
@@ -119,10 +120,11 @@ class ScreenAids:
         """Whether a record found by ``name`` (a quoted target) may have its parts cut off
         below: fewer than RECORD_LINES lines of text follow its line on the screen. Unknown
         (no reader, the name not read): assumed so."""
-        if self.texts_reader is None or observation is None:
+        reader = self.rows_reader or self.texts_reader
+        if reader is None or observation is None:
             return True
         word = name.strip().strip('"').lower()
-        lines = [ln.lower() for ln in self.texts_reader(observation)]
+        lines = [ln.lower() for ln in reader(observation)]
         at = [k for k, line in enumerate(lines) if word and word in line]
         return not at or len(lines) - at[-1] - 1 < RECORD_LINES
 

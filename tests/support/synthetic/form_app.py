@@ -35,6 +35,8 @@ class Faults:
                                      # an Enter while it shows takes its first entry instead
     own_list: int = 0                # this many Enters go to the dialog's own list, which opens
                                      # a folder (inside the dialog) instead of submitting
+    hover_swap: bool = False         # the button redraws under the pointer, and a press that
+                                     # comes with the pointer (not after it rested there) is lost
 
 
 @dataclass
@@ -53,6 +55,7 @@ class FormApp:
     finds: bool = False               # ... a find dialog: a submit marks a match, and it stays
     closed: bool = False              # the dialog took a submit and closed
     folder: int = 0                   # folders its own list opened
+    pointer: Point | None = None      # where the pointer rests
 
     GRIP = 12                         # px of the area's bottom-right corner that resize it
     DIALOG = Box(20, 30, 600, 300)    # the dialog window, when the form is one
@@ -79,7 +82,9 @@ class FormApp:
             if self.focus == name:   # the caret after the text
                 x = box.left + 9 + round(draw.textlength(self.values[name], font=font))
                 draw.line([(x, box.top + 7), (x, box.bottom - 8)], fill=(0, 0, 0), width=1)
-        draw.rectangle(self.button.corners, fill=(222, 222, 226), outline=(140, 140, 140))
+        hovered = self.pointer is not None and self.button.contains(self.pointer)
+        draw.rectangle(self.button.corners, fill=(190, 205, 240) if hovered else (222, 222, 226),
+                       outline=(140, 140, 140))
         draw.text((self.button.left + 30, self.button.top + 9), "Submit", fill=(20, 20, 20), font=font)
         if not (self.dialog and self.finds):
             draw.text((40, 260), self.status, fill=(20, 20, 20), font=font)
@@ -135,6 +140,9 @@ class FormController:
     def click(self, point: Point, button: str = "left", clicks: int = 1) -> None:
         app = self.app
         app.presses.append(f"click {point.x},{point.y}")
+        rested, app.pointer = app.pointer == point, point
+        if app.button.contains(point) and app.faults.hover_swap and not rested:
+            return   # the button redrew itself under the arriving pointer and lost the press
         if app.button.contains(point):
             if not app.faults.dead_button:
                 app.submit()
@@ -169,6 +177,7 @@ class FormController:
 
     def move(self, point: Point) -> None:
         self.app.presses.append(f"move {point.x},{point.y}")
+        self.app.pointer = point
 
     def drag(self, src: Point, dst: Point, duration: float = 0.3, button: str = "left") -> None:
         app = self.app

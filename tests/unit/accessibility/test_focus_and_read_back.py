@@ -114,7 +114,7 @@ def test_a_disabled_button_is_given_time_to_turn_on_then_clicked():
     actor = Actor(controller, lambda: Observation.from_image(next(frames, changed)),
                   lambda before: Observation.from_image(changed))
     acted = actor.act(Click('"Save"'), {"target": _button(handle)}, Observation.from_image(BLANK))
-    assert [e.method for e in controller.log] == ["click"] and acted.effect.seen
+    assert [e.method for e in controller.log] == ["move", "click"] and acted.effect.seen
     assert handle.asked == 2
 
 

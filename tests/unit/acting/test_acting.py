@@ -302,3 +302,24 @@ def test_a_secret_is_never_submitted_twice(ladder_and_parser):
     app, acted = _enter_in_dialog(ladder_and_parser, Faults(own_list=1), secret=True)
     assert app.presses.count("press enter") == 1
     assert not acted.effect.seen
+
+
+def test_a_click_rests_the_pointer_on_its_target_first(ladder_and_parser):
+    """A web page's icon swapped for its hover image lost the press that came with the pointer:
+    its menu never opened, and the hover image passed for the click's effect."""
+    ladder, parser = ladder_and_parser
+    desktop = FormDesktop(FormApp(Faults(hover_swap=True)))
+    obs, button = _grounded(ladder, desktop, '"Submit"')
+    acted = _actor(desktop, parser).act(Click('"Submit"'), {"target": button}, obs)
+    assert desktop.app.status.startswith("Saved"), desktop.app.presses
+    assert acted.effect.seen and acted.attempts == 1
+    assert [p.split()[0] for p in desktop.app.presses] == ["move", "click"]
+
+
+def test_a_hover_look_alone_is_no_effect_of_a_click(ladder_and_parser):
+    """The button redraws under the pointer but does nothing: the redraw is not the click's."""
+    ladder, parser = ladder_and_parser
+    desktop = FormDesktop(FormApp(Faults(hover_swap=True, dead_button=True)))
+    obs, button = _grounded(ladder, desktop, '"Submit"')
+    acted = _actor(desktop, parser).act(Click('"Submit"'), {"target": button}, obs)
+    assert not acted.effect.seen and acted.attempts == 2

@@ -15,7 +15,7 @@ from gui_agent.geometry import Box
 from gui_agent.grounding.default import default_ladder
 from gui_agent.grounding.queries import ScreenQueries
 from gui_agent.planner.base import StepRecord
-from gui_agent.planner.offline import OfflineManager, OfflineWorker
+from gui_agent.planner.offline import MENU_SCROLLS, OfflineManager, OfflineWorker
 from gui_agent.planner.reveal import MORE_MENU, PAGES
 from gui_agent.planner.screen_aids import ANCHORS_TRIED
 from gui_agent.screen.observation import Observation
@@ -61,7 +61,7 @@ def _contact(page: int, theme: str, font_name: str) -> tuple[Image.Image, dict[s
 
 def _worker(ladder, parser) -> OfflineWorker:
     q = ScreenQueries(ladder, parser)
-    return OfflineWorker(texts_reader=q.texts, named_reader=q.named)
+    return OfflineWorker(texts_reader=q.texts, named_reader=q.named, rows_reader=q.text_rows)
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
@@ -168,7 +168,14 @@ def test_a_name_found_by_scrolling_is_scrolled_further_only_when_its_post_is_cut
     before = Observation.from_image(_feed(theme, FONTS[0], 0)[0].crop((0, 0, 420, 230)))  # Ann, Bo
     whole = _feed(theme, FONTS[0], 2)[0]                           # Cy's post, then Dee's
     cut = _feed(theme, FONTS[0], 1)[0].crop((0, 0, 420, 160))      # Bo's post, then Cy's name only
-    for found, more in ((whole, False), (cut, True)):
+    # ... then Cy's name and a body line at the edge whose words are read as two texts
+    halved = _feed(theme, FONTS[0], 1)[0]
+    d = ImageDraw.Draw(halved)
+    d.rectangle([8, 160, 410, 190], fill=THEMES[theme]["bg"])
+    for x, word in ((16, "Back"), (220, "Monday")):
+        d.text((x, 162), word, fill=THEMES[theme]["fg"], font=font(16, FONTS[0]))
+    halved = halved.crop((0, 0, 420, 178))
+    for found, more in ((whole, False), (cut, True), (halved, True)):
         worker = _worker(ladder, parser)
         history: list[StepRecord] = []
         assert worker.next_action(find, before, history) == Move('"@cy"')
@@ -226,6 +233,13 @@ def test_an_item_of_a_record_s_menu_is_looked_for_in_the_menu_its_more_icon_open
     assert again == first
     assert boxes["Block"].expand(3).contains(ladder.resolve(again.target, obs).point)
     history.append(StepRecord(again, 1, False, f"could not find {again.target!r} on the screen"))
+    # The menu may run on below the list's edge: the list is scrolled under the pointer, which
+    # rests on the icon that opened it; twice at most, then the item is not there.
+    for _ in range(MENU_SCROLLS):
+        scroll = worker.next_action(click, obs, history)
+        assert scroll == Scroll("down", 1)
+        history += [StepRecord(scroll, 1, True),
+                    StepRecord(again, 1, False, f"could not find {again.target!r} on the screen")]
     assert isinstance(worker.next_action(click, obs, history), Fail)   # opened once, not toggled shut
 
 
