@@ -112,8 +112,10 @@ class Actor:
             refused = self._disabled(cands.get("target") or cands.get("source"), obs)
             if refused is not None:
                 return refused
+        reacted = False
         if isinstance(action, Click) and "target" in points:
-            obs = self._hovered(points["target"], obs)
+            hovered = self._hovered(points["target"], obs)
+            reacted, obs = hovered is not obs and not frames_equal(obs.image, hovered.image), hovered
         self._perform(action, points)
         if isinstance(action, Wait):
             return Acted(self.observe(), NOT_JUDGED)
@@ -125,9 +127,11 @@ class Actor:
         main = cands.get("target") or cands.get("source")
         where = {"target": main.element if main else None, "target_box": main.box if main else None}
         effect = self._judge(action_effect, action, obs.image, after.image, self.clipboard, **where)
-        if effect.seen or self.stop.is_set():
+        if effect.seen or self.stop.is_set() or reacted:
+            # A target that took the hover is live: a click on it may rightly show nothing
+            # (a button of a sequence), and a second one would be a second click.
             return Acted(after, effect)
-        self._perform(action, points)   # nothing changed: once more
+        self._perform(action, points)   # nothing changed, not even under the pointer: once more
         again = self._settled(after)
         return Acted(again, self._judge(action_effect, action, obs.image, again.image, self.clipboard,
                                         **where), 2)

@@ -82,7 +82,7 @@ class FormApp:
             if self.focus == name:   # the caret after the text
                 x = box.left + 9 + round(draw.textlength(self.values[name], font=font))
                 draw.line([(x, box.top + 7), (x, box.bottom - 8)], fill=(0, 0, 0), width=1)
-        hovered = self.pointer is not None and self.button.contains(self.pointer)
+        hovered = self.faults.hover_swap and self.pointer is not None and self.button.contains(self.pointer)
         draw.rectangle(self.button.corners, fill=(190, 205, 240) if hovered else (222, 222, 226),
                        outline=(140, 140, 140))
         draw.text((self.button.left + 30, self.button.top + 9), "Submit", fill=(20, 20, 20), font=font)
