@@ -177,7 +177,7 @@ class Engine:
                                                   self.queries.dialog_of, self.queries.texts,
                                                   self.queries.dialog, self.queries.buttons,
                                                   self.queries.slider, self.queries.named,
-                                                  self.queries.text_rows)
+                                                  self.queries.text_rows, self.queries.field_labels)
         self.pipeline = StepPipeline(desktop, settings=self.settings, safety=self.safety, hooks=self.hooks,
                                      observe=self.observer, settle=self._settle, reader=parser, live=live,
                                      control=self.control)

@@ -21,8 +21,10 @@ from .dialogs import Dialog, covering_dialog
 from .instruction_echo import without_echo
 from .ladder import Ladder
 from .paragraphs import PARAGRAPH_SOURCE
+from .spatial import label_affinity
 
 MAX_COUNTED = 50   # elements listed at most by :meth:`ScreenQueries.named`
+MIN_LABEL_AFFINITY = 0.4   # the least layout likeness for a text to be a field's label
 
 
 class ScreenQueries:
@@ -106,6 +108,26 @@ class ScreenQueries:
             else:
                 row.append(e)
         return [" ".join(e.text for e in sorted(r, key=lambda e: e.box.left)) for r in rows]
+
+    def field_labels(self, obs: Observation) -> list[str]:
+        """The labels of the screen's text fields, top to bottom: each field's own label, or
+        the text that names it by its place (beside it, or above it); the task's own words
+        left out."""
+        if self.parser is None:
+            return []
+        parse = without_echo(self.parser.parse(obs.image), getattr(self.ladder, "instruction", ""))
+        texts = [e for e in parse.elements if e.text and e.kind in (ElementKind.TEXT, ElementKind.LINK)]
+        out: list[str] = []
+        for field in sorted((e for e in parse.elements if e.kind == ElementKind.TEXT_FIELD),
+                            key=lambda e: (e.box.top, e.box.left)):
+            if field.label:
+                out.append(field.label)
+                continue
+            scored = [(label_affinity(t.box, field.box, field.kind), t.text) for t in texts]
+            best = max(scored, default=(0.0, ""))
+            if best[0] >= MIN_LABEL_AFFINITY:
+                out.append(best[1])
+        return out
 
     def buttons(self, obs: Observation) -> list[str]:
         """The captions of the screen's buttons in reading order."""

@@ -37,6 +37,9 @@ _GLYPH_ROW_HEIGHT = 12     # px: a line of glyphs posing as a field is no taller
 _BORDER_CONTRAST = 20      # grey levels between a faint field border and the field's inside
 
 
+_SEAM_PX = 6    # px two halves of one field split by its caret overlap at most
+
+
 def detect_widgets(rgb: np.ndarray, settings: WidgetSettings | None = None,
                    offset: tuple[int, int] = (0, 0)) -> list[Element]:
     """Widgets in an RGB array; boxes in image pixels shifted by ``offset`` (for crops)."""
@@ -59,7 +62,7 @@ def detect_widgets(rgb: np.ndarray, settings: WidgetSettings | None = None,
         element = _classify(gray, edges, box, s)
         if element is not None:
             found.append(element)
-    found = _dedupe(found)
+    found = _dedupe(_join_caret_splits(gray, _dedupe(found)))
     dx, dy = offset
     if dx or dy:
         found = [_shift(e, dx, dy) for e in found]
@@ -269,6 +272,46 @@ def _dedupe(elements: list[Element]) -> list[Element]:
     return [e for e in kept if sum(
         1 for o in grid.near(e.box) if o is not e and abs(o.box.height - e.box.height) <= 6
         and o.box.intersection(e.box) >= 0.8 * o.box.area and o.box.area < 0.8 * e.box.area) < 2]
+
+
+def _join_caret_splits(gray: np.ndarray, elements: list[Element]) -> list[Element]:
+    """A focused field whose caret nearly touches its thick focus ring is found as two fields
+    side by side (the caret's stroke closes the inside in two), and with the next field of the
+    form they passed for a table's cells. Two fields that share their top and bottom and abut
+    are one when the line between them stops short of the borders (a caret); a table's cell
+    border runs from border to border."""
+    fields = sorted((e for e in elements if e.kind == ElementKind.TEXT_FIELD), key=lambda e: e.box.left)
+    joined: dict[int, Element] = {}
+    gone: set[int] = set()
+    for a in fields:
+        if id(a) in gone:
+            continue
+        for b in fields:
+            if b is a or id(b) in gone or not _caret_between(gray, joined.get(id(a), a).box, b.box):
+                continue
+            whole = joined.get(id(a), a)
+            joined[id(a)] = Element(ElementKind.TEXT_FIELD, whole.box.union(b.box), score=whole.score,
+                                    source=whole.source)
+            gone.add(id(b))
+    return [joined.get(id(e), e) for e in elements if id(e) not in gone]
+
+
+def _caret_between(gray: np.ndarray, a: Box, b: Box) -> bool:
+    if abs(a.top - b.top) > 2 or abs(a.bottom - b.bottom) > 2 or not -_SEAM_PX <= b.left - a.right <= 1:
+        return False
+    top, bottom = max(a.top, b.top) + 1, min(a.bottom, b.bottom) - 1
+    x0, x1 = min(a.right, b.left) - 2, max(a.right, b.left) + 2
+    if bottom - top < 6 or x0 < 0 or x1 > gray.shape[1]:
+        return False
+    strip = gray[top:bottom, x0:x1].astype(np.int16)
+    ground = int(np.median(strip))                     # the field's own colour, either theme
+    off = np.abs(strip - ground)
+    seam = int(np.argmax(off.mean(axis=0)))            # the column most unlike it: the line between
+    column = off[:, seam]
+    if int(column.max()) < 40:
+        return False
+    gaps = column < int(column.max()) // 2
+    return bool(gaps[:len(gaps) // 3].any() and gaps[-(len(gaps) // 3):].any())
 
 
 def _shift(e: Element, dx: int, dy: int) -> Element:

@@ -94,7 +94,7 @@ SCHEMA: dict[str, str] = {
     "texts.appear_phrases": PHRASES, "texts.text_nouns": PHRASES,
     "texts.generic_text_nouns": WORDS, "texts.field_nouns": WORDS, "texts.empty_objects": WORDS,
     "texts.case_words": NAMES, "texts.value_phrases": PHRASES, "texts.vague_readings": PHRASES,
-    "texts.relative_words": WORDS,
+    "texts.relative_words": WORDS, "texts.each_label_words": PHRASES,
     "texts.value_places": PHRASES, "texts.word_phrases": NAMES, "texts.read_pronouns": PHRASES,
     "sizes.grow": WORDS, "sizes.shrink": WORDS, "sizes.width": WORDS, "sizes.height": WORDS,
     "sizes.links": PHRASES, "sizes.verbs": NAMES,

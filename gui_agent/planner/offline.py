@@ -181,13 +181,14 @@ class OfflineWorker:
                  buttons_reader: TextsReader | None = None,
                  slider_reader: SliderReader | None = None,
                  named_reader: NamedReader | None = None,
-                 rows_reader: TextsReader | None = None) -> None:
+                 rows_reader: TextsReader | None = None,
+                 labels_reader: TextsReader | None = None) -> None:
         self.state_reader = state_reader
         self.value_reader = value_reader
         self.dialog_reader = dialog_reader
         self.task = task or (lambda: "")
         self.aids = ScreenAids(value_reader, texts_reader, modal_reader, buttons_reader,
-                               slider_reader, named_reader, self.task, rows_reader)
+                               slider_reader, named_reader, self.task, rows_reader, labels_reader)
         self._subtask: Subtask | None = None
         self._start = 0
         self._closed = True
@@ -201,6 +202,7 @@ class OfflineWorker:
 
     def _next(self, subtask: Subtask, observation: Observation | None, steps: list[StepRecord]) -> Action:
         aids = self.aids
+        subtask = aids.each_label(subtask, observation)
         slider = slider_target(subtask)
         if slider is not None and aids.slider_reader is not None:
             return aids.slide(slider, steps, observation)
@@ -366,7 +368,8 @@ def offline_planner(state_reader: StateReader | None = None,
                     buttons_reader: TextsReader | None = None,
                     slider_reader: SliderReader | None = None,
                     named_reader: NamedReader | None = None,
-                    rows_reader: TextsReader | None = None) -> Planner:
+                    rows_reader: TextsReader | None = None,
+                    labels_reader: TextsReader | None = None) -> Planner:
     """The no-model planner; the composition root gives it the screen's answers (a box's state,
     a field's value, the dialog a target lies in, the texts shown, a dialog in the way) through
     its readers."""
@@ -378,4 +381,5 @@ def offline_planner(state_reader: StateReader | None = None,
                                                      buttons_reader=buttons_reader,
                                                      slider_reader=slider_reader,
                                                      named_reader=named_reader,
-                                                     rows_reader=rows_reader))
+                                                     rows_reader=rows_reader,
+                                                     labels_reader=labels_reader))

@@ -17,6 +17,10 @@ from .clauses import Clause
 from .phrases import Tokens, desc, fail, lower_word, render
 
 VALUE_OF = "the value of"
+# Every labelled field filled with the value its label names elsewhere on the screen (a table
+# row, a list of "Label value" lines): planned as one step with this reading, which the worker
+# turns into one fill per field once it sees them (screen_aids.ScreenAids.each_label).
+EACH_LABEL = "the value of each label"
 _WORD_NAMES = {1: "first", 2: "second", 3: "third", -1: "last"}
 _WORD_RE = re.compile(r"^the (\w+) word of (.+)$")
 # 'the 5th word in the paragraph', 'the fourth word of X': any ordinal (the language file's
@@ -31,12 +35,15 @@ def reading_of(clause: Clause, toks: Tokens) -> str | None:
     """The canonical reading a value's tokens ask for ('the value of "Color"', 'the last word of
     the paragraph'), or None when they are a text to type as it is."""
     low = [lower_word(t) for t in toks]
+    if is_each_label(low):
+        return EACH_LABEL
     vague = next((p for p in vocab.VAGUE_READINGS if low[:len(p.split())] == p.split()), None)
     if vague is not None:
         raise fail(clause, f"{' '.join(toks)!r} describes a text to read off the screen without "
                            "naming it; quote the text ('type \"abc\" into the Code field') or name "
                            "where it is shown, one field at a time: 'enter the value of Color into "
-                           "the Color field'")
+                           "the Color field' (or every labelled field: 'enter the value of each label into "
+                           "the form')")
     if len(low) > 3 and low[0] in vocab.ARTICLES and (low[2] in vocab.RELATIVE_WORDS
                                                       or low[3] in vocab.RELATIVE_WORDS):
         raise fail(clause, f"{render(toks, clause)!r} describes a text by what it is like without giving "
@@ -58,6 +65,14 @@ def reading_of(clause: Clause, toks: Tokens) -> str | None:
                 return f'{VALUE_OF} "{name}"'
             return f"the {vocab.WORD_PHRASES[phrase]} word of {desc(clause, rest)}"
     return None
+
+
+def is_each_label(low: list[str]) -> bool:
+    """Whether a text's (lower-case) words ask for the value of every field's label: 'the value
+    that corresponds with each label', 'the values for every label'."""
+    said = f" {' '.join(low)} "
+    return bool(low) and low[0] == "the" and any(w in ("value", "values") for w in low) and any(
+        f" {phrase} " in said for phrase in vocab.EACH_LABEL_WORDS)
 
 
 def read_value(reading: str, read: TextReader) -> str | None:

@@ -18,12 +18,12 @@ from dataclasses import dataclass, field, replace
 from ..actions import Action, Click, Done, Fail, Scroll, Type, format_action
 from ..screen.observation import Observation
 from . import vocabulary as vocab
-from .base import StepRecord
+from .base import StepRecord, Subtask
 from .calendar import MAX_CALENDAR_STEPS, calendar_click, is_calendar_click, parse_date
 from .dialogs import MAX_DISMISSALS, DialogView, committing, dismissal, is_dismissal, way_out
 from .paging import PagingRun, next_page_word
 from .phrases import quote
-from .reading import read_value, scroll_first
+from .reading import EACH_LABEL, VALUE_OF, read_value, scroll_first
 from .slider import SliderRun, SliderView
 
 log = logging.getLogger(__name__)
@@ -65,6 +65,8 @@ class ScreenAids:
     named_reader: NamedReader | None = None
     task: Callable[[], str] = lambda: ""
     rows_reader: TextsReader | None = None      # the screen's texts joined row by row
+    labels_reader: TextsReader | None = None    # the labels of the screen's text fields
+    each_fills: tuple[Action, ...] | None = None   # this attempt's fills for 'each label'
     commit_click: Click | None = None           # the committing button clicked for another name
     slider_run: SliderRun = field(default_factory=SliderRun)
     scrolled: bool = False                      # a text area was scrolled to its end to read it
@@ -74,7 +76,7 @@ class ScreenAids:
     scroll_way: str = "down"                    # ... and its direction
 
     def new_attempt(self) -> None:
-        self.commit_click, self.slider_run, self.scrolled = None, SliderRun(), False
+        self.commit_click, self.slider_run, self.scrolled, self.each_fills = None, SliderRun(), False, None
         self.paging, self.lines_scrolled, self.anchor, self.scroll_way = PagingRun(), None, 0, "down"
 
     def turn_page(self, paged: tuple[int, str], failed: StepRecord,
@@ -127,6 +129,38 @@ class ScreenAids:
         lines = [ln.lower() for ln in reader(observation)]
         at = [k for k, line in enumerate(lines) if word and word in line]
         return not at or len(lines) - at[-1] - 1 < RECORD_LINES
+
+    def each_label(self, subtask: Subtask, observation: Observation | None) -> Subtask:
+        """'enter the value that corresponds with each label into the form': the planned step
+        becomes one fill per labelled text field on the screen, with the value its label's
+        name shows elsewhere (beside it, or below it), all read at the attempt's first look;
+        a value that cannot be read fails the subtask, saying which."""
+        if not any(isinstance(a, Type) and a.read_from == EACH_LABEL for a in subtask.actions):
+            return subtask
+        if self.each_fills is None:
+            self.each_fills = self._fills(observation)
+        actions: list[Action] = []
+        for a in subtask.actions:
+            each = isinstance(a, Type) and a.read_from == EACH_LABEL
+            actions.extend(self.each_fills if each else (a,))
+        return replace(subtask, actions=tuple(actions))
+
+    def _fills(self, observation: Observation | None) -> tuple[Action, ...]:
+        if self.labels_reader is None or self.value_reader is None or observation is None:
+            return (Fail("cannot see the form's fields and their labels"),)
+        reader = self.value_reader
+        labels = [name for name in dict.fromkeys(label.strip().rstrip(":").strip()
+                                                 for label in self.labels_reader(observation)) if name]
+        if not labels:
+            return (Fail("no labelled text field on the screen to fill"),)
+        fills: list[Action] = []
+        for name in labels:
+            value = read_value(f'{VALUE_OF} "{name}"', lambda d: reader(d, observation))
+            if value is None:
+                return (Fail(f"could not read the value of {name!r} on the screen"),)
+            log.info("the value of %r: %r", name, value)
+            fills.append(Type(value, into=f'the "{name}" field', clear=True))
+        return tuple(fills)
 
     def due(self, action: Action, observation: Observation | None) -> Action:
         """The planned action as it is handed out: a typing step whose text is to be read off

@@ -29,7 +29,7 @@ from .phrases import (
     text_of,
     with_role,
 )
-from .reading import reading_of
+from .reading import EACH_LABEL, is_each_label, reading_of
 
 _ORDINAL_SUFFIX = {1: "st", 2: "nd", 3: "rd"}
 
@@ -40,6 +40,8 @@ def read_type(clause: Clause, toks: Tokens, clear: bool = False) -> list[Action]
     if not target:
         text_toks, target = _as_the(clause, text_toks)
     reading = reading_of(clause, text_toks)
+    if reading == EACH_LABEL:   # every labelled field, found when the step is due
+        return [Type("", clear=True, read_from=reading)]
     if reading is not None:   # 'the value of Color': read when the step is due (reading.py)
         into = with_role(clause, target, "field") if target else None
         return [Type("", into=into, clear=clear, read_from=reading)]
@@ -82,7 +84,8 @@ def read_fill(clause: Clause, toks: Tokens) -> list[Action]:
         return [Type(text_of(clause, text, "the text to fill in"), into=with_role(clause, target, "field"),
                      clear=True)]
     text_toks, target = split_into(clause, toks)
-    if not target and _entries(clause, text_toks) is None:
+    if not target and _entries(clause, text_toks) is None \
+            and not is_each_label([lower_word(t) for t in text_toks]):
         raise fail(clause, "say which field and what to fill in: 'fill the Email field with a@b.c'")
     return read_type(clause, toks, clear=True)
 
