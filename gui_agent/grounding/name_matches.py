@@ -73,6 +73,10 @@ def direct_matches(query: TargetQuery, elements: Iterable[Element], use_labels: 
         if field == "text" and m.partial:
             # one run of words of a longer text: weaker the more other words the line holds
             score *= prose_factor(value, m.start, m.end)
+            if e.kind == K.BUTTON and e.box.width >= 2 * e.box.height:
+                # two buttons side by side read as one line ("Previous cancel"): the words'
+                # part of it, not the middle, which is the other button's edge
+                box = sub_box(e.box, value, m.start, m.end)
             if e.kind in (K.TEXT, K.LINK):
                 box = sub_box(e.box, value, m.start, m.end)
                 kind = span_kind(rgb, box, e.kind) if rgb is not None else e.kind

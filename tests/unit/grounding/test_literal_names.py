@@ -51,3 +51,17 @@ def test_only_names_read_as_a_role_or_an_ordinal_are_tried_whole():
     assert literal_reading("Save As") is None                # nothing was read as a role
     assert literal_reading('"Copy Last Result"') is None     # already quoted
     assert literal_reading("Result") is None                 # one word
+
+
+def test_a_word_of_two_buttons_read_as_one_line_is_clicked_where_it_is_written():
+    """Two bordered buttons side by side were read as one line "Previous cancel": the click
+    for "cancel" went to the middle of the line, the edge of "Previous"."""
+    from gui_agent.grounding.description import parse_description
+    from gui_agent.grounding.name_matches import direct_matches
+    from gui_agent.parsing.elements import Element, ElementKind
+
+    both = Element(ElementKind.BUTTON, Box(4, 104, 244, 41), text="Previous cancel", source="ocr")
+    found = direct_matches(parse_description('the "cancel" button'), [both])
+    assert len(found) == 1 and found[0].box.center.x > 4 + 244 * 0.55, found
+    alone = Element(ElementKind.BUTTON, Box(4, 104, 60, 41), text="Save draft", source="ocr")
+    assert direct_matches(parse_description('the "draft" button'), [alone])[0].box == alone.box
