@@ -89,6 +89,7 @@ class Actor:
         self.stop = stop or threading.Event()
         self.settle_interval = settle_interval
         self.clipboard = clipboard
+        self._last_input: float | None = None    # when the last input was sent (monotonic)
 
     def act(self, action: Action, cands: dict[str, Candidate], obs: Observation, *,
             secret: bool = False) -> Acted:
@@ -106,6 +107,8 @@ class Actor:
         if not self.live:
             self._perform(action, points)
             return Acted(self.observe(), DRY_RUN)
+        if isinstance(action, Wait):
+            return self._wait(action)
         if isinstance(action, Type):
             return self._type(action, points, cands.get("into"), obs, secret)
         if isinstance(action, Click | Drag | Resize):
@@ -117,8 +120,6 @@ class Actor:
             hovered = self._hovered(points["target"], obs)
             reacted, obs = hovered is not obs and not frames_equal(obs.image, hovered.image), hovered
         self._perform(action, points)
-        if isinstance(action, Wait):
-            return Acted(self.observe(), NOT_JUDGED)
         if isinstance(action, _UNJUDGED):
             # Nothing is expected to change (the end of a list, a hover): no settle grace.
             with expecting(replace(expected(), changes=False)):
@@ -180,11 +181,22 @@ class Actor:
         t = time.perf_counter()
         perform(action, points, self.controller, self.stop)
         self._clock("act", t)
+        self._last_input = time.monotonic()
 
     def _press_enter(self) -> None:
         t = time.perf_counter()
         self.controller.press("enter")
         self._clock("act", t)
+        self._last_input = time.monotonic()
+
+    def _wait(self, action: Wait) -> Acted:
+        """'click ONE, wait 3 seconds, then click TWO': the seconds count from the last input,
+        so the time the step before spent settling and being checked is part of the wait."""
+        t = time.perf_counter()
+        spent = time.monotonic() - self._last_input if self._last_input is not None else 0.0
+        self.stop.wait(max(0.0, action.seconds - spent))
+        self._clock("act", t)
+        return Acted(self.observe(), NOT_JUDGED)
 
     def _settled(self, before: Observation | None) -> Observation:
         t = time.perf_counter()

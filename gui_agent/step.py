@@ -149,10 +149,16 @@ class StepPipeline:
         self.reader = reader
         self.live = live
         self.control = control or RunControl()
+        self._actor: Actor | None = None
 
     def actor(self) -> Actor:
-        return Actor(self.desktop.controller, self.observe, self.settle, reader=self.reader,
-                     live=self.live, stop=self.control.stop_event, settle_interval=self.settings.settle_interval)
+        """The one Actor of this pipeline (it knows when the last input was sent: a wait counts
+        from it)."""
+        if self._actor is None:
+            self._actor = Actor(self.desktop.controller, self.observe, self.settle, reader=self.reader,
+                                live=self.live, stop=self.control.stop_event,
+                                settle_interval=self.settings.settle_interval)
+        return self._actor
 
     # -- safety ------------------------------------------------------------------------------
     def check_safety(self, run: StepRun, action: Action, main: Candidate | None, obs: Observation,

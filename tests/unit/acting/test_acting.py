@@ -326,3 +326,26 @@ def test_a_hover_look_alone_is_no_effect_of_a_click(ladder_and_parser):
     acted = _actor(desktop, parser).act(Click('"Submit"'), {"target": button}, obs)
     assert not acted.effect.seen and acted.attempts == 1
     assert sum(p.startswith("click") for p in desktop.app.presses) == 1
+
+
+def test_a_wait_counts_from_the_last_input(ladder_and_parser):
+    """'click ONE, wait 3 seconds, then click TWO' clicked TWO late by the time the click on ONE
+    spent settling and being checked: the wait counts from the click."""
+    import time
+
+    from gui_agent.actions import Wait
+
+    ladder, parser = ladder_and_parser
+    desktop = FormDesktop(FormApp())
+    actor = _actor(desktop, parser)
+    obs, button = _grounded(ladder, desktop, '"Submit"')
+    actor.act(Click('"Submit"'), {"target": button}, obs)
+    time.sleep(0.4)                       # the step after the click: settling, checking, planning
+    start = time.monotonic()
+    acted = actor.act(Wait(1.0), {}, desktop.observe())
+    assert 0.45 <= time.monotonic() - start <= 0.75
+    assert not acted.effect.judged
+    fresh = _actor(desktop, parser)       # nothing sent yet: the whole wait
+    start = time.monotonic()
+    fresh.act(Wait(0.3), {}, desktop.observe())
+    assert time.monotonic() - start >= 0.3
