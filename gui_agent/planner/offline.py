@@ -215,6 +215,11 @@ class OfflineWorker:
         scrolled = bool(expanded) and isinstance(steps[expanded[-1]].action, Scroll)
         if expanded and explorable(subtask):
             steps = steps[expanded[-1] + 1:]      # after an expansion, the target is tried anew
+        scrolled_on = 0
+        if expanded and subtask.reveal == MORE_MENU:
+            scrolls = [k for k, r in enumerate(steps) if r.ok and isinstance(r.action, Scroll)]
+            scrolled_on = len(scrolls)
+            steps = steps[scrolls[-1] + 1:] if scrolls else steps   # ... and after a scroll
         if subtask.reveal == PAGES and scrolled and len(steps) == 1 and steps[0].ok \
                 and aids.parts_hidden(str(subtask.actions[0].target), observation):  # type: ignore[union-attr]
             # found at the bottom edge the list was scrolled to: one more, so its parts show
@@ -235,7 +240,6 @@ class OfflineWorker:
             if picked is not None:
                 return picked
             missed = next((r.note for r in reversed(steps) if not r.ok and r is not failed), "")
-            scrolled_on = sum(1 for r in steps if r.ok and isinstance(r.action, Scroll))
             return self._after_failure(subtask, failed, len(expanded), missed, observation, scrolled_on)
         done = sum(1 for r in steps if planned(subtask, r.action))
         if done == 0 and self._already_there(subtask, observation):

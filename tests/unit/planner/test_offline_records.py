@@ -238,8 +238,9 @@ def test_an_item_of_a_record_s_menu_is_looked_for_in_the_menu_its_more_icon_open
     for _ in range(MENU_SCROLLS):
         scroll = worker.next_action(click, obs, history)
         assert scroll == Scroll("down", 1)
-        history += [StepRecord(scroll, 1, True),
-                    StepRecord(again, 1, False, f"could not find {again.target!r} on the screen")]
+        history.append(StepRecord(scroll, 1, True))
+        assert worker.next_action(click, obs, history) == again      # looked for after each scroll
+        history.append(StepRecord(again, 1, False, f"could not find {again.target!r} on the screen"))
     assert isinstance(worker.next_action(click, obs, history), Fail)   # opened once, not toggled shut
 
 
