@@ -27,8 +27,11 @@ from .reveal import (
     MORE_MENU,
     PAGES,
     TREE_NODES,
+    after_inner_scrolls,
     explorable,
     is_reveal,
+    list_opener,
+    looks_inside,
     reveal_click,
     with_reveals,
 )
@@ -53,7 +56,6 @@ DialogReader = Callable[[str, Observation], "str | None"]
 MAX_RETRIES = 1
 MAX_NUDGES = 50
 MAX_EXPANSIONS = 15
-MENU_SCROLLS = 2      # scrolls that bring a record's menu cut off at the list's edge into view
 _NOT_FOUND = NOT_FOUND
 _DIGIT_LOOKALIKES = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1", "S": "5"})
 
@@ -215,11 +217,7 @@ class OfflineWorker:
         scrolled = bool(expanded) and isinstance(steps[expanded[-1]].action, Scroll)
         if expanded and explorable(subtask):
             steps = steps[expanded[-1] + 1:]      # after an expansion, the target is tried anew
-        scrolled_on = 0
-        if expanded and subtask.reveal == MORE_MENU:
-            scrolls = [k for k, r in enumerate(steps) if r.ok and isinstance(r.action, Scroll)]
-            scrolled_on = len(scrolls)
-            steps = steps[scrolls[-1] + 1:] if scrolls else steps   # ... and after a scroll
+        steps, scrolled_on = after_inner_scrolls(subtask, steps, bool(expanded))
         if subtask.reveal == PAGES and scrolled and len(steps) == 1 and steps[0].ok \
                 and aids.parts_hidden(str(subtask.actions[0].target), observation):  # type: ignore[union-attr]
             # found at the bottom edge the list was scrolled to: one more, so its parts show
@@ -239,6 +237,11 @@ class OfflineWorker:
                 picked = aids.turn_page(paged, failed, observation)
             if picked is not None:
                 return picked
+            if list_opener(subtask) is not None and failed.note.startswith(_NOT_FOUND) \
+                    and looks_inside(subtask, failed, steps, scrolled_on):
+                further = aids.scroll_list(observation)    # the item may lie below the list's edge
+                if further is not None:
+                    return further
             missed = next((r.note for r in reversed(steps) if not r.ok and r is not failed), "")
             return self._after_failure(subtask, failed, len(expanded), missed, observation, scrolled_on)
         done = sum(1 for r in steps if planned(subtask, r.action))
@@ -289,7 +292,7 @@ class OfflineWorker:
         tree = subtask.reveal == TREE_NODES
         what = "collapsed nodes" if tree else f"{subtask.reveal}s"
         if subtask.reveal == MORE_MENU and expansions and why.startswith(_NOT_FOUND) \
-                and scrolled_on < MENU_SCROLLS:
+                and looks_inside(subtask, failed, [], scrolled_on):
             log.info("%s not in the menu as it shows: scrolling it into view", target)
             return Scroll("down", FIND_SCROLL)
         if subtask.reveal == MORE_MENU and expansions:

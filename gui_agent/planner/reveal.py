@@ -16,7 +16,7 @@ from dataclasses import replace
 from ..actions import Action, Click, Move, Scroll
 from ..grounding.description import ordinal_word
 from . import vocabulary as vocab
-from .base import Subtask
+from .base import StepRecord, Subtask
 from .choices import is_list_box
 from .scoping import finds_record
 from .screen_aids import is_further
@@ -25,6 +25,8 @@ EXPAND_CLICK = Click("the 1st expand icon")
 TREE_NODES = "collapsed node"   # a subtask's ``reveal`` when a tree's nodes are to be opened
 PAGES = "page"                  # ... when a list's next pages are to be turned (a find)
 MORE_MENU = "more icon"         # ... when a record's overflow menu may hold it (parsing/more_icons)
+MENU_SCROLLS = 2      # scrolls that bring a record's menu cut off at the list's edge into view
+LIST_SCROLLS = 4      # ... that bring an item below an open list's edge into view
 
 _REVEAL_RE = re.compile(
     r"^(?:please\s+)?(?:switch|move|go|click|cycle|flip|navigate|look|browse|search)\s+"
@@ -119,3 +121,42 @@ def is_reveal(subtask: Subtask, action: Action) -> bool:
         return action == reveal_click(subtask, 0)
     return (subtask.reveal is not None and isinstance(action, Click) and isinstance(action.target, str)
             and re.fullmatch(rf"the \d+(?:st|nd|rd|th) {re.escape(subtask.reveal)}", action.target) is not None)
+
+
+def list_opener(subtask: Subtask) -> Click | None:
+    """'select Karlen from the list' is planned as the click that opens the list, then the
+    item's: that opening click, when the subtask is one such (its item may lie below the open
+    list's edge); None otherwise."""
+    acts = subtask.actions
+    if len(acts) < 2 or not all(isinstance(a, Click) and isinstance(a.target, str) for a in acts):
+        return None
+    opener = acts[0]
+    words = {w.strip(".,\"'").lower() for w in str(opener.target).split()}   # type: ignore[union-attr]
+    return opener if words & (vocab.DROPDOWN_WORDS | {"list"}) else None   # type: ignore[return-value]
+
+
+def after_inner_scrolls(subtask: Subtask, steps: list[StepRecord], expanded: bool) -> tuple[list[StepRecord], int]:
+    """Scrolls that looked further inside what a click of the attempt opened (a record's menu
+    after its "more" icon, a list after its box): the steps to go on from, so that the target
+    is looked for again after each scroll, and how many such scrolls were made."""
+    opener = list_opener(subtask)
+    if subtask.reveal == MORE_MENU and expanded:
+        start = 0
+    elif opener is not None and any(r.ok and r.action == opener for r in steps):
+        start = max(k for k, r in enumerate(steps) if r.ok and r.action == opener) + 1
+    else:
+        return steps, 0
+    scrolls = [k for k, r in enumerate(steps) if k >= start and r.ok and isinstance(r.action, Scroll)]
+    if not scrolls:
+        return steps, 0
+    return steps[:start] + steps[scrolls[-1] + 1:], len(scrolls)
+
+
+def looks_inside(subtask: Subtask, failed: StepRecord, steps: list[StepRecord], scrolls: int) -> bool:
+    """Whether an item not found is looked for further inside what a click opened: a record's
+    menu (MENU_SCROLLS), a list whose opening click was made (LIST_SCROLLS)."""
+    opener = list_opener(subtask)
+    if subtask.reveal == MORE_MENU:
+        return scrolls < MENU_SCROLLS
+    return opener is not None and failed.action in subtask.actions[1:] and scrolls < LIST_SCROLLS \
+        and any(r.ok and r.action == opener for r in steps)

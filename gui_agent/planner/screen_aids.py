@@ -118,6 +118,14 @@ class ScreenAids:
         self.lines_scrolled = lines
         return Scroll(self.scroll_way, FIND_SCROLL, quote(lines[-1 - self.anchor]))
 
+    def scroll_list(self, observation: Observation | None) -> Scroll | None:
+        """A scroll down at the screen's last line of text: inside the list a click opened, which
+        lies over what was below it (its items run on past its edge)."""
+        if self.texts_reader is None or observation is None:
+            return None
+        lines = self.texts_reader(observation)
+        return Scroll("down", FIND_SCROLL, quote(lines[-1])) if lines else None
+
     def parts_hidden(self, name: str, observation: Observation | None) -> bool:
         """Whether a record found by ``name`` (a quoted target) may have its parts cut off
         below: fewer than RECORD_LINES lines of text follow its line on the screen. Unknown

@@ -15,8 +15,8 @@ from gui_agent.geometry import Box
 from gui_agent.grounding.default import default_ladder
 from gui_agent.grounding.queries import ScreenQueries
 from gui_agent.planner.base import StepRecord
-from gui_agent.planner.offline import MENU_SCROLLS, OfflineManager, OfflineWorker
-from gui_agent.planner.reveal import MORE_MENU, PAGES
+from gui_agent.planner.offline import OfflineManager, OfflineWorker
+from gui_agent.planner.reveal import MENU_SCROLLS, MORE_MENU, PAGES
 from gui_agent.planner.screen_aids import ANCHORS_TRIED
 from gui_agent.screen.observation import Observation
 from tests.support.pillow_form import THEMES, font
@@ -287,3 +287,33 @@ def test_items_of_a_list_box_are_each_looked_for_and_added_with_ctrl():
         ((Click('"Ilise"'),), PAGES), ((Click('"Rachael"', hold="ctrl"),), PAGES), ((Click("Submit"),), None)]
     dropdown = OfflineManager().plan('select "Green" from the Color dropdown')
     assert [s.actions for s in dropdown] == [(Click("the Color dropdown"), Click('"Green"'))]
+
+
+def test_an_item_below_an_open_list_s_edge_is_looked_for_by_scrolling_the_list():
+    """'Select Karlen from the list': the list opened with Karlen cut off at its bottom edge;
+    clicking the list's box again (the retry) closed it. The list is scrolled at its last line,
+    the item looked for after each scroll, LIST_SCROLLS times at most."""
+    from gui_agent.planner.reveal import LIST_SCROLLS
+
+    worker = OfflineWorker(texts_reader=lambda obs: ["Select Karlen from the list", "Lib", "Lurline"])
+    select = OfflineManager().plan("Select Karlen from the list and click Submit.")[0]
+    opener, item = select.actions
+    obs = Observation.from_image(Image.new("RGB", (200, 200), "white"))
+    missed = StepRecord(item, 0, False, f"could not find {item.target!r} on the screen")
+    history: list[StepRecord] = []
+    assert worker.next_action(select, obs, history) == opener
+    history.append(StepRecord(opener, 0, True))
+    assert worker.next_action(select, obs, history) == item
+    history.append(missed)
+    for _ in range(LIST_SCROLLS):
+        scroll = worker.next_action(select, obs, history)
+        assert scroll == Scroll("down", 1, '"Lurline"')
+        history.append(StepRecord(scroll, 0, True))
+        assert worker.next_action(select, obs, history) == item      # looked for again
+        history.append(missed)
+    assert isinstance(worker.next_action(select, obs, history), Fail)
+    # a click that failed before the list was opened is no reason to scroll
+    fresh = OfflineWorker(texts_reader=lambda obs: ["Lib"])
+    assert fresh.next_action(select, obs, []) == opener
+    lost = StepRecord(opener, 0, False, f"could not find {opener.target!r} on the screen")
+    assert isinstance(fresh.next_action(select, obs, [lost]), Fail)
