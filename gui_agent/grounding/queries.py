@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from ..accessibility.roles import DIALOG_ROLES
 from ..errors import AmbiguousTarget, GroundingError
-from ..geometry import Box
-from ..parsing.elements import Element, ElementKind, ScreenParsing
+from ..parsing.elements import ElementKind, ScreenParsing
+from ..parsing.reading_order import group_rows
 from ..parsing.sliders import Slider, find_sliders
 from ..screen.observation import Observation
 from .description import ordinal_word
@@ -98,16 +98,8 @@ class ScreenQueries:
         if self.parser is None:
             return []
         parse = without_echo(self.parser.parse(obs.image), getattr(self.ladder, "instruction", ""))
-        texts = sorted((e for e in parse.elements if e.text and e.kind in (ElementKind.TEXT, ElementKind.LINK)),
-                       key=lambda e: (e.box.top, e.box.left))
-        rows: list[list[Element]] = []
-        for e in texts:
-            row = next((r for r in rows if _same_row(r[0].box, e.box)), None)
-            if row is None:
-                rows.append([e])
-            else:
-                row.append(e)
-        return [" ".join(e.text for e in sorted(r, key=lambda e: e.box.left)) for r in rows]
+        texts = [e for e in parse.elements if e.text and e.kind in (ElementKind.TEXT, ElementKind.LINK)]
+        return [" ".join(e.text for e in row) for row in group_rows(texts, lambda e: e.box)]
 
     def field_labels(self, obs: Observation) -> list[str]:
         """The labels of the screen's text fields, top to bottom: each field's own label, or
@@ -173,8 +165,3 @@ class ScreenQueries:
             return None
         top = holding[-1]           # the windows are listed bottom to top
         return top.title if top.role in DIALOG_ROLES else None
-
-
-def _same_row(a: Box, b: Box) -> bool:
-    """Two texts on one row: each one's middle lies within the other's height."""
-    return a.top <= b.center.y < a.bottom and b.top <= a.center.y < b.bottom

@@ -88,6 +88,12 @@ class Observation:
         br = self.to_screen(Point(b.right, b.bottom))
         return Box.from_corners(tl.x, tl.y, br.x, br.y)
 
+    def box_to_image(self, b: Box) -> Box:
+        """Input coordinates -> image pixels, for a box (a window's)."""
+        tl = self.to_image(Point(b.left, b.top))
+        br = self.to_image(Point(b.right, b.bottom))
+        return Box.from_corners(tl.x, tl.y, br.x, br.y)
+
     @classmethod
     def from_image(cls, image: Image.Image, scale: float = 1.0) -> Observation:
         """An observation of a still image (a screenshot file, a synthetic screen)."""

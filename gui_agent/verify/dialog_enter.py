@@ -31,9 +31,7 @@ def dialog_kept_open(before: Observation, after: Observation, change: Box | None
         return None
     if now is None or now.id != window.id:
         return None
-    corner = before.to_image(Point(window.box.left, window.box.top))
-    far = before.to_image(Point(window.box.right, window.box.bottom))
-    inside = Box.from_corners(corner.x, corner.y, far.x, far.y).expand(MARGIN_PX)
+    inside = before.box_to_image(window.box).expand(MARGIN_PX)
     if not (inside.contains(Point(change.left, change.top))
             and inside.contains(Point(change.right - 1, change.bottom - 1))):
         return None
