@@ -34,12 +34,15 @@ class GroundingError(GuiAgentError):
     """A target description could not be turned into one point on the screen."""
 
 
+NOT_FOUND = "could not find"   # how a TargetNotFound's message starts (a step's note)
+
+
 class TargetNotFound(GroundingError):
     """Nothing on the screen matches the description."""
 
     def __init__(self, description: str, detail: str = "") -> None:
         self.description = description
-        msg = f"could not find {description!r} on the screen"
+        msg = f"{NOT_FOUND} {description!r} on the screen"
         super().__init__(f"{msg}: {detail}" if detail else msg)
 
 

@@ -22,6 +22,7 @@ MIN_ECHO_CHARS = 10        # a paragraph shorter than this (in letters) is a lab
 TASK_SHARE = 0.4           # ... and so is one holding less than this share of the task's letters
 MATCHED_SHARE = 0.85       # share of a paragraph's letters found in the task, in order
 LONGEST_RUN_SHARE = 0.5    # ... of which one unbroken run holds at least this share
+LINE_RUN_SHARE = 0.6       # a line of the echo: this share of its letters is one run of the task's
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,15 @@ def _repeats(text: str, task: str) -> bool:
     return matched >= MATCHED_SHARE * len(text) and longest >= LONGEST_RUN_SHARE * len(text)
 
 
+def _in_task(line: str, said: str) -> bool:
+    """Whether a line's letters are, for the most part, one run of the task's (OCR may misread
+    a few): a line of the task, not a line of the page that happens to share its words."""
+    if line in said:
+        return True
+    blocks = SequenceMatcher(None, line, said, autojunk=False).get_matching_blocks()
+    return max((b.size for b in blocks), default=0) >= LINE_RUN_SHARE * len(line)
+
+
 def echoes(parse: ScreenParse, task: str, target: str = "") -> list[Echo]:
     """The paragraphs of ``parse`` that repeat ``task`` and say more than ``target`` does."""
     said, named = letters(task), letters(target)
@@ -52,15 +62,39 @@ def echoes(parse: ScreenParse, task: str, target: str = "") -> list[Echo]:
         return []
     found = []
     for group in paragraphs(parse.elements):
-        text = "".join(letters(e.text) for e in group)
-        if named and text in named:
-            continue   # the paragraph is the target's own name
-        if len(text) >= TASK_SHARE * len(said) and _repeats(text, said):
-            box = group[0].box
-            for e in group[1:]:
+        for run in _echo_runs(group, said, named):
+            box = run[0].box
+            for e in run[1:]:
                 box = box.union(e.box)
-            found.append(Echo(box, tuple(group)))
+            found.append(Echo(box, tuple(run)))
     return found
+
+
+def _echo_runs(group: list[Element], said: str, named: str) -> list[list[Element]]:
+    """The runs of consecutive lines of a paragraph that repeat the task, each as long as it
+    goes on repeating it: the instruction's lines run on into the page's first lines when they
+    lie close under them (a list scrolled up to the instruction bar)."""
+    runs: list[list[Element]] = []
+    start = 0
+    while start < len(group):
+        text, best = "", None
+        for end in range(start, len(group)):
+            line = letters(group[end].text)
+            if not _in_task(line, said):
+                break
+            text += line
+            if len(text) < MIN_ECHO_CHARS:
+                continue
+            if not _repeats(text, said):
+                break
+            if len(text) >= TASK_SHARE * len(said) and not (named and text in named):
+                best = end     # a run that is the target's own name is no echo
+        if best is None:
+            start += 1
+            continue
+        runs.append(group[start:best + 1])
+        start = best + 1
+    return runs
 
 
 def without_echo(parse: ScreenParse, task: str, target: str = "") -> ScreenParse:

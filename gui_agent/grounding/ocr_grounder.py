@@ -289,6 +289,8 @@ def _apply_relation(relation: Relation, scored: list[Scored], parse: ScreenParse
         # 'right of Name' is relative to the visible text, not to a widget the parser labelled Name
         anchors = _dedupe(direct_matches(anchor_query, parse.elements, use_labels=False))
         anchors.sort(key=lambda s: -s.score)
+        if anchor_query.ordinal is not None:   # 'after the 2nd "@ann"': that one of the names
+            anchors = apply_ordinal(anchor_query.ordinal, anchors, ORDINAL_BAND)[:1]
     else:
         anchors = _score_query(anchor_query, parse, image)
     if not anchors:

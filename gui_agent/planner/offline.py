@@ -21,11 +21,13 @@ from ..actions import Action, Click, Done, Fail, Scroll, Type, format_action
 from ..screen.observation import Observation
 from .base import Planner, StepRecord, Subtask
 from .dialogs import is_dismissal
+from .each_record import each_record
 from .instruction_parser import parse_instructions, wanted_state
 from .paging import paged_target
 from .reveal import (
     MORE_MENU,
     PAGES,
+    SCROLLS,
     TREE_NODES,
     after_inner_scrolls,
     explorable,
@@ -198,8 +200,9 @@ class OfflineWorker:
     def next_action(self, subtask: Subtask, observation: Observation | None,
                     history: Sequence[StepRecord]) -> Action:
         if subtask is not self._subtask or self._closed or len(history) < self._start:
+            same = subtask is self._subtask
             self._subtask, self._start, self._closed = subtask, len(history), False
-            self.aids.new_attempt()
+            self.aids.new_attempt(same)
         return self._final(self._next(subtask, observation, list(history[self._start:])))
 
     def _next(self, subtask: Subtask, observation: Observation | None, steps: list[StepRecord]) -> Action:
@@ -208,6 +211,9 @@ class OfflineWorker:
         slider = slider_target(subtask)
         if slider is not None and aids.slider_reader is not None:
             return aids.slide(slider, steps, observation)
+        records = each_record(subtask)
+        if records is not None:
+            return aids.each_record(records, subtask.actions[0], steps, observation)  # type: ignore[arg-type]
         dismissed = [k for k, r in enumerate(steps) if r.ok and is_dismissal(r.action)]
         if dismissed:   # a dialog was in the way: go on from the step it made fail
             k = dismissed[-1]
@@ -287,7 +293,7 @@ class OfflineWorker:
         if not explorable(subtask):
             return self._close(Fail(f"{format_action(failed.action)} failed: {why}"))
         target = subtask.actions[0].target  # type: ignore[union-attr]
-        if subtask.reveal == PAGES:
+        if subtask.reveal in (PAGES, SCROLLS):
             return self._next_page(subtask, failed, why, expansions, observation)
         tree = subtask.reveal == TREE_NODES
         what = "collapsed nodes" if tree else f"{subtask.reveal}s"
@@ -323,13 +329,15 @@ class OfflineWorker:
 
     def _next_page(self, subtask: Subtask, failed: StepRecord, why: str, pages: int,
                    observation: Observation | None) -> Action:
-        """A name to find that is not on the screen: the list's next page, while it has one."""
+        """A name to find that is not on the screen: the list's next page, while it has one, or
+        further down it (a name not shown in a task that scrolled before: scrolls only)."""
         target = subtask.actions[0].target  # type: ignore[union-attr]
         if is_reveal(subtask, failed.action):
             return self._close(Fail(f"{format_action(failed.action)} failed: {why}"))
         if not why.startswith(_NOT_FOUND):
             return self._close(Fail(f"{format_action(failed.action)} failed: {why}"))
-        further = self.aids.look_further(observation) if pages < MAX_EXPANSIONS else None
+        further = self.aids.look_further(observation, subtask.reveal == PAGES) \
+            if pages < MAX_EXPANSIONS else None
         if further is None:
             looked = f", even after looking further {pages} time{'s' if pages != 1 else ''}" \
                 if pages else " (and nothing to look further: no next page, no scrolling)"

@@ -5,7 +5,8 @@ and click on the link "nibh"', 'Expand the sections below, to find and click on 
 plural noun says what to open, one at a time, until it shows), a task that names a tree (its
 collapsed nodes), a record to find ('Find Ann in the contact book': the list's next page, or
 further down), and an item of a record ('For the user @ann, click "Block"': the menu the
-record's "more" icon opens).
+record's "more" icon opens), and a name not shown in a task that scrolled before ('scroll
+down ..., then click Submit': further down, and back up).
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ import re
 from dataclasses import replace
 
 from ..actions import Action, Click, Move, Scroll
-from ..grounding.description import ordinal_word
+from ..grounding.description import ordinal_word, parse_description
 from . import vocabulary as vocab
 from .base import StepRecord, Subtask
 from .choices import is_list_box
+from .each_record import each_record
 from .scoping import finds_record
 from .screen_aids import is_further
 
@@ -25,6 +27,7 @@ EXPAND_CLICK = Click("the 1st expand icon")
 TREE_NODES = "collapsed node"   # a subtask's ``reveal`` when a tree's nodes are to be opened
 PAGES = "page"                  # ... when a list's next pages are to be turned (a find)
 MORE_MENU = "more icon"         # ... when a record's overflow menu may hold it (parsing/more_icons)
+SCROLLS = "scroll"              # ... when the task scrolled before: it may lie further down
 MENU_SCROLLS = 2      # scrolls that bring a record's menu cut off at the list's edge into view
 LIST_SCROLLS = 4      # ... that bring an item below an open list's edge into view
 
@@ -59,8 +62,16 @@ def explorable(subtask: Subtask) -> bool:
     if subtask.reveal is None or len(subtask.actions) != 1:
         return False
     click = subtask.actions[0]
-    return (isinstance(click, Click | Move) and isinstance(click.target, str)
-            and click.target.count('"') >= 2)
+    if not isinstance(click, Click | Move) or not isinstance(click.target, str):
+        return False
+    return click.target.count('"') >= 2 or (subtask.reveal == SCROLLS and _named(click.target))
+
+
+def _named(target: str) -> bool:
+    """A target named by its text alone ('Submit', 'the Submit button'): no place, no count."""
+    query = parse_description(target)
+    return bool(query.text) and query.ordinal is None and not query.relations \
+        and query.container is None and not query.any_one
 
 
 def with_reveals(subtasks: list[Subtask]) -> list[Subtask]:
@@ -71,6 +82,7 @@ def with_reveals(subtasks: list[Subtask]) -> list[Subtask]:
     out: list[Subtask] = []
     for sub in subtasks:
         noun = reveal_noun(out[-1].instruction) if out else None
+        scrolled = any(_scrolls(s) for s in out)
         if _picks_from_a_list_box(sub):
             # each item is looked for on its own, by scrolling the list while it does not show
             out.extend(replace(sub, actions=(a,), reveal=PAGES) for a in sub.actions)
@@ -84,9 +96,19 @@ def with_reveals(subtasks: list[Subtask]) -> list[Subtask]:
         elif explorable(replace(sub, reveal=TREE_NODES)) and _names_a_tree(
                 [sub.instruction, *(s.instruction for s in out[-1:])]):
             out.append(replace(sub, reveal=TREE_NODES))
+        elif scrolled and isinstance(sub.actions[:1] and sub.actions[0], Click) \
+                and explorable(replace(sub, reveal=SCROLLS)):
+            out.append(replace(sub, reveal=SCROLLS))   # 'scroll down ..., then click Submit'
         else:
             out.append(sub)
     return out
+
+
+def _scrolls(sub: Subtask) -> bool:
+    """Whether a subtask scrolls what the screen shows: a scroll of its own, a record looked for
+    down its list, one part of each of several records."""
+    return sub.reveal == PAGES or any(isinstance(a, Scroll) for a in sub.actions) \
+        or each_record(sub) is not None
 
 
 def _picks_from_a_list_box(sub: Subtask) -> bool:
@@ -115,6 +137,8 @@ def is_reveal(subtask: Subtask, action: Action) -> bool:
     """Whether ``action`` is one of the clicks that open what may hide the subtask's target."""
     if action == EXPAND_CLICK:
         return True
+    if subtask.reveal == SCROLLS:
+        return isinstance(action, Scroll) and is_further(action)
     if subtask.reveal == PAGES:    # the scroll that shows a found record's parts is no search
         return is_further(action) and not (isinstance(action, Scroll) and action.at == subtask.actions[0].target)
     if subtask.reveal == MORE_MENU:

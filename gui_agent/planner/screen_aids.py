@@ -16,11 +16,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from ..actions import Action, Click, Done, Fail, Scroll, Type, format_action
+from ..errors import NOT_FOUND
+from ..grounding.description import ordinal_word
 from ..screen.observation import Observation
 from . import vocabulary as vocab
 from .base import StepRecord, Subtask
 from .calendar import MAX_CALENDAR_STEPS, calendar_click, is_calendar_click, parse_date
 from .dialogs import MAX_DISMISSALS, DialogView, committing, dismissal, is_dismissal, way_out
+from .each_record import EachRecord, EachRecordRun
 from .paging import PagingRun, next_page_word
 from .phrases import quote
 from .reading import EACH_LABEL, VALUE_OF, read_value, scroll_first
@@ -38,7 +41,6 @@ ModalReader = Callable[[Observation], "DialogView | None"]
 SliderReader = Callable[[Observation], "SliderView | None"]
 # (description, observation) -> the texts of the elements it names on the screen, in order.
 NamedReader = Callable[[str, Observation], "list[str]"]
-NOT_FOUND = "could not find"   # how TargetNotFound's message starts
 RECORD_LINES = 2                # lines under a found name that show its record's parts
 FIND_SCROLL = 1                 # wheel clicks per look further down a list (more may skip items)
 ANCHORS_TRIED = 3               # lines from the bottom a find scroll is tried at before turning back
@@ -51,6 +53,16 @@ def is_further(action: Action) -> bool:
         return action.direction in ("down", "up") and action.amount == FIND_SCROLL
     return isinstance(action, Click) and isinstance(action.target, str) \
         and action.target.strip("\"'").lower() in vocab.NEXT_PAGE_WORDS
+
+
+def line_at(lines: list[str], index: int) -> str:
+    """A description of the screen's line ``index``: its text, or, where the same text shows
+    on several lines (posts of one name), that one of them counted from the last."""
+    line = lines[index]
+    later = sum(1 for other in lines[index + 1:] if other == line)
+    if lines.count(line) == 1:
+        return quote(line)
+    return f"the last {quote(line)}" if later == 0 else f"the {ordinal_word(later + 1)} to last {quote(line)}"
 
 
 @dataclass
@@ -74,10 +86,16 @@ class ScreenAids:
     lines_scrolled: list[str] | None = None     # the lines shown before the last find scroll
     anchor: int = 0                             # the find scroll's line, counted from the bottom
     scroll_way: str = "down"                    # ... and its direction
+    records: EachRecordRun = field(default_factory=EachRecordRun)   # 'on 3 posts by @ann'
 
-    def new_attempt(self) -> None:
+    def new_attempt(self, same_subtask: bool = False) -> None:
+        """A new attempt; at the same subtask again, what it did to records it keeps."""
         self.commit_click, self.slider_run, self.scrolled, self.each_fills = None, SliderRun(), False, None
         self.paging, self.lines_scrolled, self.anchor, self.scroll_way = PagingRun(), None, 0, "down"
+        if same_subtask:
+            self.records.retried()
+        else:
+            self.records = EachRecordRun()
 
     def turn_page(self, paged: tuple[int, str], failed: StepRecord,
                   observation: Observation | None) -> Action | None:
@@ -94,17 +112,18 @@ class ScreenAids:
                      f"{paged[0]}th {what}", self.paging.passed, format_action(click))
         return click
 
-    def look_further(self, observation: Observation | None) -> Action | None:
+    def look_further(self, observation: Observation | None, pages: bool = True) -> Action | None:
         """While a name to find is not on the screen: the click on the list's next-page control
         when it shows one, else a scroll down at the screen's last line of text (the list
         searched runs on below what shows). A scroll that changes none of the lines is tried at
         the lines above (the last line may be a button under a list box that scrolls on its
         own), then the list is looked through upwards (it may have been scrolled past the name,
-        looking for another); None when there is nowhere further to look."""
+        looking for another); None when there is nowhere further to look. ``pages=False``:
+        scrolls only (a next-page click changes more than the view)."""
         if self.texts_reader is None or observation is None:
             return None
         lines = self.texts_reader(observation)
-        word = next_page_word(lines)
+        word = next_page_word(lines) if pages else None
         if word is not None:
             return Click(quote(word))
         if not lines:
@@ -116,7 +135,24 @@ class ScreenAids:
                     return None
                 self.scroll_way, self.anchor = "up", 0
         self.lines_scrolled = lines
-        return Scroll(self.scroll_way, FIND_SCROLL, quote(lines[-1 - self.anchor]))
+        return Scroll(self.scroll_way, FIND_SCROLL, line_at(lines, len(lines) - 1 - self.anchor))
+
+    def each_record(self, each: EachRecord, click: Click, steps: list[StepRecord],
+                    observation: Observation | None) -> Action:
+        """The next click on one of several records of a name (each_record.py); when the screen
+        shows none left to do, the list is looked through further (its next page, or a scroll
+        down); at its end the attempt is done, or fails short of the count."""
+        if self.rows_reader is None or observation is None:
+            return Fail(f"cannot read the screen's rows to find the records by {each.name!r}")
+        rows = self.rows_reader(observation)
+        action = self.records.next(each, click, steps, rows, self.records.ended)
+        if action is not None or self.records.ended:
+            return action or self.records.at_end(each)
+        further = self.look_further(observation)
+        if further is None or (isinstance(further, Scroll) and further.direction == "up"):
+            self.records.ended = True    # the records left on the screen show whole
+            return self.records.next(each, click, steps, rows, whole=True) or self.records.at_end(each)
+        return further
 
     def scroll_list(self, observation: Observation | None) -> Scroll | None:
         """A scroll down at the screen's last line of text: inside the list a click opened, which
@@ -124,7 +160,7 @@ class ScreenAids:
         if self.texts_reader is None or observation is None:
             return None
         lines = self.texts_reader(observation)
-        return Scroll("down", FIND_SCROLL, quote(lines[-1])) if lines else None
+        return Scroll("down", FIND_SCROLL, line_at(lines, len(lines) - 1)) if lines else None
 
     def parts_hidden(self, name: str, observation: Observation | None) -> bool:
         """Whether a record found by ``name`` (a quoted target) may have its parts cut off

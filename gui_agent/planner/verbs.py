@@ -16,6 +16,7 @@ from ..errors import ActionParseError, PlanningError
 from . import vocabulary as vocab
 from .choices import read_select, read_toggle
 from .clauses import Clause, match_verb, render
+from .each_record import each_record_target
 from .menus import menu_path
 from .more_verbs import drop_object, read_browse, read_close, read_copy, read_highlight, rewrite
 from .phrases import (
@@ -45,6 +46,9 @@ def _click(button: str = "left", clicks: int = 1) -> Callable[[Clause, Tokens], 
         count, toks = take_repeat(clause, toks)
         if not toks:
             raise fail(clause, "it does not say what to click")
+        records = each_record_target(clause, toks) if count == 1 else None
+        if records is not None:     # 'click the "Share" button on 3 posts by @ann'
+            return [Click(records, button=button, clicks=clicks)]
         path = menu_path(clause, toks, button=button, clicks=clicks) if count == 1 else None
         if path is not None:
             return path

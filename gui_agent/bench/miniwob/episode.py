@@ -22,6 +22,7 @@ from pathlib import Path
 
 from ...errors import ConfigError, GuiAgentError
 from .cdp import CdpClient
+from .instruction import utterance_text
 
 log = logging.getLogger(__name__)
 
@@ -109,8 +110,7 @@ class MiniWobPage:
                 raise GuiAgentError(f"the {self.task} episode did not get ready within "
                                     f"{READY_TIMEOUT:.0f} s")
             time.sleep(0.05)
-        utterance = self.cdp.evaluate("core.getUtterance()")
-        return str(utterance or "")
+        return utterance_text(self.cdp.evaluate("core.getUtterance()"))
 
     def state(self) -> EpisodeState:
         data = self.cdp.evaluate(

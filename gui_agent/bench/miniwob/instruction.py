@@ -16,6 +16,15 @@ from ...errors import GuiAgentError
 _SPACE = re.compile(r"\s+")
 
 
+def utterance_text(value: str | dict[str, object] | None) -> str:
+    """The text of what ``core.getUtterance()`` returned: a string, or on the tasks with natural
+    language fields ({'utterance': ..., 'fields': {...}}) its 'utterance' only; the fields are the
+    page's answer key, which a user never sees."""
+    if isinstance(value, dict):
+        value = value.get("utterance")
+    return value if isinstance(value, str) else ""
+
+
 def instruction_from_utterance(utterance: str) -> str:
     """The utterance with runs of whitespace made single spaces; raises if it is empty."""
     text = _SPACE.sub(" ", utterance or "").strip()

@@ -17,6 +17,7 @@ from gui_agent.bench.miniwob import (
 )
 from gui_agent.bench.miniwob.browser import BrowserOptions, free_port, screen_size
 from gui_agent.bench.miniwob.episode import EpisodeState, available_tasks, task_url
+from gui_agent.bench.miniwob.instruction import utterance_text
 from gui_agent.bench.miniwob.runner import classify, shards
 from gui_agent.cli import build_parser
 from gui_agent.errors import ConfigError, GuiAgentError
@@ -31,6 +32,16 @@ def test_instruction_is_the_utterance_verbatim_up_to_whitespace() -> None:
     assert instruction_from_utterance('  Click on the\n   "OK"\tbutton. ') == 'Click on the "OK" button.'
     assert instruction_from_utterance("Select Miguelita from the list and click Submit.") == \
         "Select Miguelita from the list and click Submit."
+
+
+def test_a_natural_language_task_gives_its_utterance_not_its_answer_key() -> None:
+    # The -nl tasks return {'utterance': ..., 'fields': {...}}: the fields are what the page
+    # checks against, never shown to a user, so the agent gets the sentence alone.
+    said = {"utterance": "Forward to Rena the email from Ingaborg.",
+            "fields": {"by": "Ingaborg", "to": "Rena"}}
+    assert utterance_text(said) == "Forward to Rena the email from Ingaborg."
+    assert utterance_text("Click on the OK button.") == "Click on the OK button."
+    assert utterance_text(None) == "" and utterance_text({"fields": {}}) == ""
 
 
 @pytest.mark.parametrize("empty", ["", "   ", "\n\t"])

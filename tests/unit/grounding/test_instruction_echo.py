@@ -83,3 +83,17 @@ def test_glued_ocr_words_still_read_as_the_echo():
     found = echoes(ScreenParse(lines, 320, 400),
                    "Enter the value of Year of Birth into the text field and press Submit.", "Submit")
     assert len(found) == 1 and len(found[0].lines) == 3
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_instruction_is_left_out_where_the_page_s_lines_run_on_under_it(theme):
+    """A list scrolled up against the instruction bar: its first lines lie as close under the
+    instruction as its own lines lie to each other, and the two read as one paragraph."""
+    task = "Click the Like button on all posts by @ann and then click Submit."
+    lines = ["Click the Like button on all posts by @ann", "and then click Submit.",
+             "Ann Lee @ann", "Rain again today."]
+    img = _screen(theme, FONTS[0], lines)
+    ladder, _ = default_ladder()
+    ladder.instruction = task
+    cand = ladder.resolve('the 1st "@ann"', Observation.from_image(img))
+    assert 60 <= cand.point.y <= 90, cand          # the post's name, not the instruction's

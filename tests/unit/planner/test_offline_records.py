@@ -16,7 +16,7 @@ from gui_agent.grounding.default import default_ladder
 from gui_agent.grounding.queries import ScreenQueries
 from gui_agent.planner.base import StepRecord
 from gui_agent.planner.offline import OfflineManager, OfflineWorker
-from gui_agent.planner.reveal import MENU_SCROLLS, MORE_MENU, PAGES
+from gui_agent.planner.reveal import MENU_SCROLLS, MORE_MENU, PAGES, SCROLLS
 from gui_agent.planner.screen_aids import ANCHORS_TRIED
 from gui_agent.screen.observation import Observation
 from tests.support.pillow_form import THEMES, font
@@ -281,10 +281,11 @@ def test_a_look_further_that_fails_ends_the_find_saying_why():
 def test_items_of_a_list_box_are_each_looked_for_and_added_with_ctrl():
     """'select Ilise, Rachael from the scroll list': a list box shows its items (nothing to open),
     each is looked for by scrolling the list while it does not show, and the second is added to
-    the selection (Ctrl held), not put in the first one's place."""
+    the selection (Ctrl held), not put in the first one's place; the list scrolled, so Submit
+    may be further down too."""
     plan = OfflineManager().plan("Select Ilise, Rachael from the scroll list and click Submit.")
     assert [(s.actions, s.reveal) for s in plan] == [
-        ((Click('"Ilise"'),), PAGES), ((Click('"Rachael"', hold="ctrl"),), PAGES), ((Click("Submit"),), None)]
+        ((Click('"Ilise"'),), PAGES), ((Click('"Rachael"', hold="ctrl"),), PAGES), ((Click("Submit"),), SCROLLS)]
     dropdown = OfflineManager().plan('select "Green" from the Color dropdown')
     assert [s.actions for s in dropdown] == [(Click("the Color dropdown"), Click('"Green"'))]
 
