@@ -159,12 +159,17 @@ def match_text(query: str, text: str) -> TextMatch | None:
     found = _match(query, text)
     sigil = query.strip()[0]
     if found is not None and sigil in HANDLE_SIGILS and sigil not in text[found.start:found.end]:
-        # '@ann' is a handle or '#42' a number: the bare word "Ann" in a sentence is less so
+        # '@ann' is a handle or '#42' a number: a line that reads "Ann" alone may be it with its
+        # sign unread, less surely; a word "ann" inside a sentence is no handle at all
+        before = text[:found.start].rstrip()[-1:]
+        if found.partial and (not before or before not in SIGIL_LOOKALIKES):
+            return None
         found = replace(found, score=found.score * SIGIL_FACTOR)
     return found
 
 
 HANDLE_SIGILS = "@#"
+SIGIL_LOOKALIKES = "@#©®"     # what OCR may read a handle's sign as, apart from the word
 SIGIL_FACTOR = 0.85
 
 

@@ -34,6 +34,7 @@ from .reveal import (
     is_reveal,
     list_opener,
     looks_inside,
+    menu_item,
     reveal_click,
     with_reveals,
 )
@@ -224,9 +225,13 @@ class OfflineWorker:
         if expanded and explorable(subtask):
             steps = steps[expanded[-1] + 1:]      # after an expansion, the target is tried anew
         steps, scrolled_on = after_inner_scrolls(subtask, steps, bool(expanded))
-        if subtask.reveal == PAGES and scrolled and len(steps) == 1 and steps[0].ok \
+        item = menu_item(subtask) if subtask.reveal == MORE_MENU and scrolled_on else None
+        if item is not None:   # the record's name may have scrolled away above its open menu
+            steps = [replace(r, action=subtask.actions[0]) if r.action == item else r for r in steps]
+        if subtask.reveal == PAGES and (scrolled or not expanded) and len(steps) == 1 and steps[0].ok \
                 and aids.parts_hidden(str(subtask.actions[0].target), observation):  # type: ignore[union-attr]
-            # found at the bottom edge the list was scrolled to: one more, so its parts show
+            # found at the bottom edge (of the list as it first showed, or as it was scrolled
+            # to): one more, so its parts show
             return Scroll("down", FIND_SCROLL, subtask.actions[0].target)  # type: ignore[union-attr]
         paged = paged_target(subtask)
         if paged is not None and aids.paging.click is not None:
@@ -254,6 +259,8 @@ class OfflineWorker:
         if done == 0 and self._already_there(subtask, observation):
             return Done()
         due = next_planned(subtask, steps)
+        if due is not None and item is not None and due == subtask.actions[0]:
+            return item
         if due is not None and paged is not None and isinstance(due, Click):
             return aids.paging.retarget(due, paged)
         if due is not None:

@@ -133,6 +133,16 @@ def reveal_click(subtask: Subtask, opened: int) -> Click:
     return Click(f"the {ordinal_word(opened + 1)} {subtask.reveal}")
 
 
+def menu_item(subtask: Subtask) -> Click | None:
+    """The click on the item alone ('the "Block" button' for 'the "Block" button after "@ann"'):
+    once the menu the record's more icon opened was scrolled into view, the record's name may be
+    gone above it, and the open menu is that record's."""
+    click = subtask.actions[0] if len(subtask.actions) == 1 else None
+    if not isinstance(click, Click) or not isinstance(click.target, str) or ' after "' not in click.target:
+        return None
+    return replace(click, target_=click.target[:click.target.rindex(" after ")])
+
+
 def is_reveal(subtask: Subtask, action: Action) -> bool:
     """Whether ``action`` is one of the clicks that open what may hide the subtask's target."""
     if action == EXPAND_CLICK:

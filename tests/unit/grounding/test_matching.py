@@ -106,9 +106,14 @@ def test_a_word_glued_to_an_icon_read_as_an_ideograph_is_found():
 
 
 def test_a_handle_names_the_handle_more_than_the_bare_word():
-    """'@malesuada' is a user's handle: a post by "@malesuada" beats the word "Malesuada" in a
-    sentence (they tied, and the find was refused as ambiguous)."""
+    """'@malesuada' is a user's handle: a post by "@malesuada" beats a line that reads
+    "Malesuada" alone (its sign may be unread), and a word of a sentence is no handle at all (the
+    body "laoreet pellentesque." passed for the user @pellentesque, not on the screen)."""
     handle = match_text("@malesuada", "Tally @malesuada · 18h ago")
-    word = match_text("@malesuada", "Malesuada libero.")
-    assert handle is not None and word is not None and handle.score - word.score > 0.1
-    assert match_text("#42", "Issue #42").score > match_text("#42", "Issue 42").score
+    alone = match_text("@malesuada", "Malesuada")
+    assert handle is not None and alone is not None and handle.score > alone.score
+    assert match_text("@malesuada", "Malesuada libero.") is None
+    assert match_text("@pellentesque", "laoreet pellentesque.") is None
+    assert match_text("@non", "Mooney © non · 1h ago") is not None     # its sign misread
+    assert match_text("#42", "Issue #42").score > match_text("#42", "42").score
+    assert match_text("#42", "Issue 42") is None

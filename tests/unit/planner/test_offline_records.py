@@ -161,8 +161,9 @@ def test_a_post_s_own_share_is_clicked_and_a_name_not_shown_is_looked_for_below(
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_a_name_found_by_scrolling_is_scrolled_further_only_when_its_post_is_cut_off(theme):
-    """Found at the bottom edge: one more wheel click shows its parts. Found with its body and
-    buttons under it: no more (the extra scroll hid the name under a header before)."""
+    """Found at the bottom edge: one more wheel click shows its parts, also where it showed at
+    the first look. Found with its body and buttons under it: no more (the extra scroll hid the
+    name under a header before)."""
     ladder, parser = default_ladder()
     find = OfflineManager().plan('For the user @cy, click on the "Share" button.')[0]
     before = Observation.from_image(_feed(theme, FONTS[0], 0)[0].crop((0, 0, 420, 230)))  # Ann, Bo
@@ -186,6 +187,12 @@ def test_a_name_found_by_scrolling_is_scrolled_further_only_when_its_post_is_cut
         assert worker.next_action(find, Observation.from_image(found), history) == Move('"@cy"')
         history.append(StepRecord(Move('"@cy"'), 0, True))
         after = worker.next_action(find, Observation.from_image(found), history)
+        assert (after == Scroll("down", 1, '"@cy"')) is more, after
+    for found, more in ((whole, False), (cut, True)):      # found at the first look
+        worker = _worker(ladder, parser)
+        obs = Observation.from_image(found)
+        assert worker.next_action(find, obs, []) == Move('"@cy"')
+        after = worker.next_action(find, obs, [StepRecord(Move('"@cy"'), 0, True)])
         assert (after == Scroll("down", 1, '"@cy"')) is more, after
 
 
@@ -234,14 +241,19 @@ def test_an_item_of_a_record_s_menu_is_looked_for_in_the_menu_its_more_icon_open
     assert boxes["Block"].expand(3).contains(ladder.resolve(again.target, obs).point)
     history.append(StepRecord(again, 1, False, f"could not find {again.target!r} on the screen"))
     # The menu may run on below the list's edge: the list is scrolled under the pointer, which
-    # rests on the icon that opened it; twice at most, then the item is not there.
+    # rests on the icon that opened it; twice at most, then the item is not there. After a
+    # scroll the record's name may be gone above the menu: the item is looked for alone.
+    alone = Click('the "Block" button')
     for _ in range(MENU_SCROLLS):
         scroll = worker.next_action(click, obs, history)
         assert scroll == Scroll("down", 1)
         history.append(StepRecord(scroll, 1, True))
-        assert worker.next_action(click, obs, history) == again      # looked for after each scroll
-        history.append(StepRecord(again, 1, False, f"could not find {again.target!r} on the screen"))
+        assert worker.next_action(click, obs, history) == alone      # looked for after each scroll
+        history.append(StepRecord(alone, 1, False, f"could not find {alone.target!r} on the screen"))
     assert isinstance(worker.next_action(click, obs, history), Fail)   # opened once, not toggled shut
+    menu_only = img.crop((0, boxes["Block"].top - 40, 420, boxes["Block"].bottom + 20))
+    hit = ladder.resolve(alone.target, Observation.from_image(menu_only))  # the name scrolled away
+    assert hit.element is not None and "Block" in hit.element.text, hit
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
