@@ -36,6 +36,7 @@ from .description import (
 )
 from .drawn_names import drawn_matches, unreadable
 from .field_formats import formatted_fields
+from .icon_names import asked_icons
 from .instruction_echo import without_echo
 from .kinds import INTERACTIVE, kind_factor, without_kind_penalty
 from .matching import match_text, sub_box
@@ -124,6 +125,8 @@ def _score_query(query: TargetQuery, parse: ScreenParse, image: Any) -> list[Sco
         scored += spelled_matches(query, elements)
     if query.text and rgb is not None and unreadable(query.text):
         scored += drawn_matches(query, elements, _gray(image))
+    if query.text and rgb is not None and not scored:
+        scored += asked_icons(query, elements, _gray(image))    # a badge may hide its likeness
     if query.text and query.wants_labelled:
         scored += _labelled_widgets(query, elements) + formatted_fields(query, elements)
     scored = without_kind_penalty(query, _dedupe(scored))

@@ -12,6 +12,7 @@ dark themes alike.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 import numpy as np
@@ -26,6 +27,8 @@ MIN_SIDE, MAX_SIDE = 8, 64    # px: an icon's extent
 MAX_ASPECT = 3.0              # wider or taller than this is a bar or a line, not an icon
 FIT = 0.80                    # the least likeness (cosine of the two shapes) that names a shape
 NEAR_BEST = 0.04              # glyphs this close to the best fit are the same drawing (a heart in two fonts)
+WEAK_FIT = 0.6                # the least likeness for a shape asked for by a glyph's name
+WEAK_MARGIN = 0.08            # ... when another glyph fits it better by no more than this
 _INK = 30                     # grey levels above the surroundings
 _KERNEL = 49                  # px: wider than an icon's thickest stroke
 _GAP = 3                      # px: parts of one icon (the two arrows of a "retweet") lie this close
@@ -58,7 +61,50 @@ def _glyph_read(e: Element) -> bool:
     return len(text) <= 1 and not text.isalnum()
 
 
+def shapes_like(gray: np.ndarray, elements: list[Element], name: str) -> list[tuple[Box, float]]:
+    """The icon-sized shapes that no word covers and no glyph names clearly, each with how much
+    it looks like a glyph called ``name`` ('trash'): those at least WEAK_FIT alike, and not
+    clearly more like another glyph. A trash can with a badge on its corner fits no glyph well
+    enough to be named on its own, yet of the shapes on the screen it is the one like a trash
+    can when a task asks for that."""
+    wanted = _glyphs_called(name.strip().lower())
+    if not wanted.any():
+        return []
+    words = [e.box for e in elements if sum(c.isalnum() for c in e.text) >= 2]   # "T." may be a bin
+    boxes, fits = _shape_fits(gray, words)
+    out = []
+    for k, box in enumerate(boxes):
+        best, like = float(fits[:, k].max()), float(fits[wanted, k].max())
+        if best < FIT and like >= WEAK_FIT and like >= best - WEAK_MARGIN:
+            out.append((box, like))
+    return out
+
+
+@functools.cache
+def _glyphs_called(name: str) -> np.ndarray:
+    """Which glyphs of the catalogue ``name`` is one of the words for."""
+    return np.array([name in words_for(n) for n in catalogue().names], bool)
+
+
 def _named_shapes(gray: np.ndarray, covered: list[Box]) -> list[tuple[Box, tuple[str, ...], float]]:
+    boxes, fits = _shape_fits(gray, covered)
+    if not boxes:
+        return []
+    cat = catalogue()
+    found: list[tuple[Box, tuple[str, ...], float]] = []
+    best = fits.max(axis=0)
+    for k in np.argsort(-best):     # the best fits first: light ink between dark icons is no icon
+        box = boxes[k]
+        if best[k] < FIT or any(box.intersection(f[0]) for f in found):
+            continue
+        names = tuple(n for i in np.flatnonzero(fits[:, k] >= best[k] - NEAR_BEST) for n in cat.names[i])
+        found.append((box, words_for(names), float(best[k])))
+    return found
+
+
+def _shape_fits(gray: np.ndarray, covered: list[Box]) -> tuple[list[Box], np.ndarray]:
+    """The icon-sized shapes of ink outside ``covered``, and how well each fits each glyph of
+    the catalogue (glyphs x shapes)."""
     import cv2
 
     g = gray if gray.dtype == np.uint8 else np.clip(gray, 0, 255).astype(np.uint8)
@@ -78,21 +124,12 @@ def _named_shapes(gray: np.ndarray, covered: list[Box]) -> list[tuple[Box, tuple
                 boxes.append(box)
                 vectors.append(shape[0])
                 aspects.append(shape[1])
-    if not boxes:
-        return []
     cat = catalogue()
+    if not boxes or not len(cat):
+        return [], np.zeros((len(cat), 0), np.float32)
     likeness = cat.shapes @ np.stack(vectors).T                  # glyphs x shapes, in one product
     proportion = np.abs(np.log(cat.aspects[:, None] / np.array(aspects, np.float32)[None, :]))
-    fits = likeness * np.exp(-2.0 * proportion)
-    found: list[tuple[Box, tuple[str, ...], float]] = []
-    best = fits.max(axis=0)
-    for k in np.argsort(-best):     # the best fits first: light ink between dark icons is no icon
-        box = boxes[k]
-        if best[k] < FIT or any(box.intersection(f[0]) for f in found):
-            continue
-        names = tuple(n for i in np.flatnonzero(fits[:, k] >= best[k] - NEAR_BEST) for n in cat.names[i])
-        found.append((box, words_for(names), float(best[k])))
-    return found
+    return boxes, likeness * np.exp(-2.0 * proportion)
 
 
 def _shapes(ink: np.ndarray, cv2) -> list[Box]:

@@ -112,3 +112,43 @@ def test_the_words_for_a_glyph_drop_style_words_and_add_what_people_call_it():
     words = words_for(("trash o",))
     assert words[:2] == ("trash o", "trash") and "delete" in words
     assert "like" in words_for(("favorite border",))
+
+
+def _badged_rows(theme: str) -> tuple[Image.Image, dict[str, Box]]:
+    """Three mail rows, each with a star and a trash can whose corner a round badge covers (the
+    badge spoils its likeness to any glyph)."""
+    c = THEMES[theme]
+    img = Image.new("RGB", (360, 260), c["bg"])
+    d = ImageDraw.Draw(img)
+    f = font(16)
+    star, bin_ = ImageFont.truetype(AWESOME, 20), ImageFont.truetype(AWESOME, 20)
+    truth = {}
+    for k, name in enumerate(("Ann Lee", "Bo Chen", "Cy Ray")):
+        y = 20 + 80 * k
+        d.text((16, y), name, fill=c["fg"], font=f)
+        d.text((16, y + 24), "Lorem ipsum dolor.", fill=c["fg"], font=f)
+        d.text((250, y), "\uf006", font=star, fill=c["border"])
+        d.text((290, y), "\uf1f8", font=bin_, fill=c["border"])
+        ink = np.abs(np.asarray(img.convert("L"), np.int16)[y - 4:y + 30, 285:330] - np.int16(
+            np.asarray(Image.new("L", (1, 1), c["bg"][0]))[0, 0]))
+        ys, xs = np.nonzero(ink > 40)
+        right, bottom = 285 + int(xs.max()), y - 4 + int(ys.max())
+        d.ellipse([right - 4, bottom - 4, right + 2, bottom + 2], fill=c["border"], outline=c["bg"])
+        truth[name] = Box(285 + int(xs.min()), y - 4 + int(ys.min()), right + 3 - 285 - int(xs.min()),
+                          bottom + 3 - (y - 4 + int(ys.min())))
+    return img, truth
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_an_icon_asked_for_by_name_is_found_where_a_badge_spoils_its_likeness(theme):
+    """No glyph names a trash can with a badge on its corner on its own; asked for, it is the
+    shape on the screen most like a trash can. A name no shape looks like is still not found."""
+    img, truth = _badged_rows(theme)
+    ladder, _ = default_ladder()
+    obs = Observation.from_image(img)
+    for description, name in (("the trash icon after Bo Chen", "Bo Chen"),
+                              ('the "Delete" button after "Cy Ray"', "Cy Ray")):
+        hit = ladder.resolve(description, obs)
+        assert truth[name].expand(3).contains(hit.point), (description, hit)
+    with pytest.raises(TargetNotFound):
+        ladder.resolve("the pencil icon after Ann Lee", obs)
