@@ -168,6 +168,8 @@ def match_text(query: str, text: str) -> TextMatch | None:
     return found
 
 
+COMPOUND_JOINS = ("-", "/", "_", "\\")   # a word joined so is part of a compound or a path
+COMPOUND_FACTOR = 0.85
 HANDLE_SIGILS = "@#"
 SIGIL_LOOKALIKES = "@#©®"     # what OCR may read a handle's sign as, apart from the word
 SIGIL_FACTOR = 0.85
@@ -222,6 +224,8 @@ def _partial_over(query: str, text: str, words: list[tuple[int, int]]) -> TextMa
                 continue  # other word counts only for words OCR merged or split, not fuzzily
             coverage = len(normalize(text[start:end])) / max(1, len(normalize(text)))
             score = graded[0] * PARTIAL_FACTOR + 0.04 * coverage
+            if text[start - 1:start] in COMPOUND_JOINS or text[end:end + 1] in COMPOUND_JOINS:
+                score *= COMPOUND_FACTOR    # "phone" of a path ".../phone-book": not the word itself
             if best is None or score > best.score:
                 best = TextMatch(score, f"partial-{graded[1]}", start, end)
     return best

@@ -117,3 +117,12 @@ def test_a_handle_names_the_handle_more_than_the_bare_word():
     assert match_text("@non", "Mooney © non · 1h ago") is not None     # its sign misread
     assert match_text("#42", "Issue #42").score > match_text("#42", "42").score
     assert match_text("#42", "Issue 42") is None
+
+
+def test_a_word_of_a_path_or_compound_is_weaker_than_the_word_itself():
+    """A link's URL shown in the browser's status bubble ("/.../phone-book") is no "phone"
+    label: the word joined to others by '-' or '/' matches below the label "Phone:"."""
+    path = match_text("phone", "/contacts/phone-book")
+    label = match_text("phone", "Phone: 345-881-3581")
+    assert path is not None and label is not None and label.score > path.score
+    assert match_text("Load", "Save/Load") is not None          # still found where nothing else is
