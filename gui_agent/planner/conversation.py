@@ -28,8 +28,9 @@ from ..backends.registry import ModelFamily
 from ..deadline import Deadline
 from ..errors import PlanningError
 from ..screen.observation import Observation
+from .asking import ask_with_retry, preview
 from .base import StepRecord, Subtask
-from .vlm import LOOP_NOTE, RunContext, ask_with_retry, failed_tail, preview
+from .vlm import LOOP_NOTE, RunContext, failed_tail
 
 log = logging.getLogger(__name__)
 ANSWERED = "user answered: "   # the agent loop's note on a person's answer

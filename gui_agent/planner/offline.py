@@ -49,6 +49,7 @@ from .screen_aids import (
     ValueReader,
 )
 from .slider import slider_target
+from .spinner import nudge
 
 log = logging.getLogger(__name__)
 
@@ -57,34 +58,8 @@ StateReader = Callable[[str, Observation], "bool | None"]
 # (target description, observation) -> the title of the dialog it lies in. None: in none.
 DialogReader = Callable[[str, Observation], "str | None"]
 MAX_RETRIES = 1
-MAX_NUDGES = 50
 MAX_EXPANSIONS = 15
 _NOT_FOUND = NOT_FOUND
-_DIGIT_LOOKALIKES = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1", "S": "5"})
-
-
-def read_number(text: str | None) -> float | None:
-    """A number shown on screen, tolerating OCR's letter-for-digit confusions."""
-    if text is None:
-        return None
-    # A text caret beside the digits reads as "|", "l" or "I": drop it before the look-alikes.
-    cleaned = text.strip().strip("|lI").translate(_DIGIT_LOOKALIKES)
-    cleaned = cleaned.replace(" ", "").replace(",", ".")
-    try:
-        return float(cleaned)
-    except ValueError:
-        return None
-
-
-def numeric_entry(subtask: Subtask) -> tuple[str, float] | None:
-    """(field, wanted number) when the subtask replaces a field's text with a number."""
-    if len(subtask.actions) != 1:
-        return None
-    action = subtask.actions[0]
-    if not (isinstance(action, Type) and action.clear and isinstance(action.into, str)):
-        return None
-    wanted = read_number(action.text)
-    return (action.into, wanted) if wanted is not None else None
 
 
 def planned(subtask: Subtask, action: Action) -> bool:
@@ -165,8 +140,7 @@ class OfflineWorker:
 
     When a subtask sets a number ('set the spinner to 4', 'select 4 with the spinner'),
     ``value_reader`` reads the field back after typing; a field that refused the keys (many
-    spinners do) is then nudged with its up/down arrows, one click at a time, re-reading the
-    value after each, until it shows the number (at most MAX_NUDGES clicks).
+    spinners do) is then nudged with its up/down arrows (spinner.py).
 
     When a lone click on a quoted name fails because the name is not on the screen, the
     worker opens 'the 1st expand icon' (the first collapsed tree node in reading order) and
@@ -278,16 +252,10 @@ class OfflineWorker:
     def _nudge(self, subtask: Subtask, observation: Observation | None,
                nudges: int) -> Action | None:
         """The next arrow click towards a wanted number, Fail when it will not get there."""
-        entry = numeric_entry(subtask)
-        if entry is None or self.value_reader is None or observation is None:
+        if self.value_reader is None or observation is None:
             return None
-        field, wanted = entry
-        shown = read_number(self.value_reader(field, observation))
-        if shown is None or shown == wanted:
-            return None
-        if nudges >= MAX_NUDGES:
-            return Fail(f"{field} shows {shown:g}, not {wanted:g}, after {nudges} arrow clicks")
-        return Click("the up arrow" if shown < wanted else "the down arrow")
+        reader = self.value_reader
+        return nudge(subtask, lambda field: reader(field, observation), nudges)
 
     def _after_failure(self, subtask: Subtask, failed: StepRecord, expansions: int,
                        missed: str, observation: Observation | None = None, scrolled_on: int = 0) -> Action:

@@ -21,10 +21,11 @@ from ..backends.protocol import tool_system_prompt
 from ..backends.registry import ModelFamily
 from ..deadline import Deadline
 from ..errors import PlanningError
+from .asking import preview
 from .base import Planner
 from .conversation import ConversationWorker
 from .native_agent import SingleTaskManager
-from .vlm import RunContext, preview
+from .vlm import RunContext
 
 
 class ToolAgentWorker(ConversationWorker):

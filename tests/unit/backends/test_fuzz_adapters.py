@@ -30,7 +30,7 @@ from gui_agent.backends.adapters import ADAPTER_NAMES, ModelReply, get_adapter
 from gui_agent.backends.coordinates import ImageFrame
 from gui_agent.errors import GuiAgentError
 from gui_agent.geometry import Box, Point
-from gui_agent.planner.vlm import parse_plan
+from gui_agent.planner.asking import parse_plan
 
 SENTINEL = Path(tempfile.gettempdir()) / f"gui-agent-fuzz-sentinel-{os.getpid()}"
 S = str(SENTINEL)

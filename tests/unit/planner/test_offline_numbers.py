@@ -7,7 +7,8 @@ from PIL import Image
 
 from gui_agent.actions import Click, Done, Fail, Type
 from gui_agent.planner.base import StepRecord
-from gui_agent.planner.offline import MAX_NUDGES, OfflineManager, OfflineWorker, read_number
+from gui_agent.planner.offline import OfflineManager, OfflineWorker
+from gui_agent.planner.spinner import MAX_NUDGES, read_number
 from gui_agent.screen.observation import Observation
 
 OBS = Observation.from_image(Image.new("RGB", (100, 100), "white"))

@@ -15,8 +15,9 @@ from gui_agent.errors import PlanningError, TargetNotFound
 from gui_agent.geometry import Box, Point
 from gui_agent.grounding.candidate import Candidate
 from gui_agent.grounding.point_grounder import PointGrounder
+from gui_agent.planner.asking import parse_plan
 from gui_agent.planner.prompting import PromptSettings, fill
-from gui_agent.planner.vlm import parse_plan, vlm_planner
+from gui_agent.planner.vlm import vlm_planner
 from gui_agent.screen.observation import MonitorGeometry, Observation
 from tests.support.scripted_backend import ScriptedBackend
 
