@@ -10,11 +10,13 @@ its answer comes from the tree (a field's value, a box's state), else from the p
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..accessibility.roles import DIALOG_ROLES
 from ..errors import AmbiguousTarget, GroundingError
 from ..parsing.elements import ElementKind, ScreenParsing
 from ..parsing.reading_order import group_rows
-from ..parsing.sliders import Slider, find_sliders
+from ..parsing.sliders import Slider, find_sliders, number_shown, value_places
 from ..screen.observation import Observation
 from .description import ordinal_word
 from .dialogs import Dialog, covering_dialog
@@ -140,7 +142,15 @@ class ScreenQueries:
 
         parse = without_echo(self.parser.parse(obs.image), getattr(self.ladder, "instruction", ""))
         found = find_sliders(parse, np.asarray(obs.image.convert("L")))
-        return found[0] if len(found) == 1 else None
+        if len(found) != 1:
+            return None
+        slider = found[0]
+        for place in value_places(slider) if slider.value is None else ():
+            box = place.clip(obs.image.width, obs.image.height)
+            value = number_shown(self.parser.read_text(obs.image, box)) if box.width >= 4 and box.height >= 4 else None
+            if value is not None:       # a short value that text detection missed, read where it is
+                return replace(slider, value=value)
+        return slider
 
     def dialog(self, obs: Observation) -> Dialog | None:
         """A dialog on the screen (a framed message with buttons and nothing to fill in), read

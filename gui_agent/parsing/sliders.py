@@ -97,5 +97,25 @@ def _shown_value(track: Box, numbers: list[Element], side: int) -> float | None:
     near = [(d, e) for d, e in near if d <= 4 * side]
     if not near:
         return None
-    text = min(near, key=lambda de: de[0])[1].text.strip().replace("\u2212", "-").replace(",", ".")
-    return float(text)
+    return number_shown(min(near, key=lambda de: de[0])[1].text)
+
+
+def number_shown(text: str | None) -> float | None:
+    """The number a slider's label reads ("-4", "−4", "2,5"); None for anything else."""
+    text = (text or "").strip().replace("\u2212", "-")
+    return float(text.replace(",", ".")) if _NUMBER.match(text) else None
+
+
+def value_places(slider: Slider) -> list[Box]:
+    """Where a slider's value is written when text detection missed it (a short "-4" often is):
+    past either end of its track, on its row (horizontal); above it, below it or beside it
+    (vertical)."""
+    t, side = slider.track, max(slider.thumb.width, slider.thumb.height)
+    reach, band = 4 * side, side
+    if slider.horizontal:
+        row = t.top + t.height // 2
+        return [Box(t.right + 2, row - band, reach, 2 * band), Box(t.left - 2 - reach, row - band, reach, 2 * band)]
+    column = t.left + t.width // 2
+    return [Box(column - 2 * band, t.top - 2 - 2 * band, 4 * band, 2 * band),
+            Box(column - 2 * band, t.bottom + 2, 4 * band, 2 * band),
+            Box(t.right + 2, t.top - band, reach, t.height + 2 * band)]

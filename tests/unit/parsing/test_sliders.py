@@ -61,6 +61,19 @@ def test_a_slider_its_thumb_and_its_value(theme, scale, font_name, horizontal):
         assert found.value == float(value)
 
 
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("font_name", FONTS)
+@pytest.mark.parametrize("horizontal", [True, False])
+def test_a_short_value_text_detection_misses_is_read_where_it_is_written(theme, font_name, horizontal):
+    """"-4" or "7" beside a slider at its usual size is too short for the text detector: it is
+    read directly where a slider's value is written (past its track's end, or beside it)."""
+    for fraction, value in ((0.3, "-4"), (0.6, "7")):
+        img, _ = render_slider(horizontal, fraction, value, theme, font_name)
+        ladder, parser = default_ladder()
+        found = ScreenQueries(ladder, parser).slider(Observation.from_image(img))
+        assert found is not None and found.value == float(value), (value, found)
+
+
 def test_a_button_alone_is_no_slider():
     img = Image.new("RGB", (200, 120), "white")
     d = ImageDraw.Draw(img)
