@@ -67,6 +67,16 @@ def _track_run(gray: np.ndarray, thumb: Box, horizontal: bool, step: int) -> int
     return run
 
 
+def on_a_track(gray: np.ndarray, box: Box) -> bool:
+    """Whether a thin banded track runs on past ``box`` (along a row or a column) for at least
+    its own length: a slider's thumb, not a button or a box of its own."""
+    for horizontal in (True, False):
+        side = box.width if horizontal else box.height
+        if _track_run(gray, box, horizontal, -1) + _track_run(gray, box, horizontal, +1) >= side:
+            return True
+    return False
+
+
 def find_sliders(parse: ScreenParse, gray: np.ndarray) -> list[Slider]:
     """The sliders on a screen, from its parse (thumb candidates, numbers) and its pixels."""
     thumbs = [e.box for e in parse.elements if THUMB_MIN <= e.box.width <= THUMB_MAX and (

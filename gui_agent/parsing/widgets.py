@@ -20,6 +20,7 @@ _MARK_CONTRAST = 60        # grey levels between a check mark and the box interi
 
 
 TEXT_AREA_HEIGHT = 64      # px: a bordered text box taller than this holds several lines
+LARGE_BOX_FACTOR = 1.35    # a blank square face up to this many times a check box's size is one
 
 
 @dataclass(frozen=True)
@@ -98,9 +99,74 @@ def _classify(gray: np.ndarray, edges: np.ndarray, inner: Box, s: WidgetSettings
         return Element(ElementKind.TEXT_FIELD, inner, score=0.8, source="detector")
     if s.field_min_height <= h <= s.field_max_height and s.field_min_height <= w < 1.6 * h:
         cover = _border_cover(edges, inner)
+        ticked = _large_box(gray, edges, inner, s) if cover >= _MIN_BORDER_COVER else None
+        if ticked is not None:
+            # a check box drawn large (a zoomed page, a touch layout): square, closed, and blank
+            # or holding a check mark
+            return Element(ElementKind.CHECKBOX, inner, score=round(cover, 2), source="detector", checked=ticked)
         if cover >= _MIN_BORDER_COVER:   # a squarish bordered face: an icon button
             return Element(ElementKind.BUTTON, inner, score=round(cover, 2), source="detector")
     return None
+
+
+def _large_box(gray: np.ndarray, edges: np.ndarray, b: Box, s: WidgetSettings) -> bool | None:
+    """A square face up to LARGE_BOX_FACTOR times a check box's usual size, closed on all four
+    sides, square-cornered, and blank inside (False: an unticked check box) or holding a mark
+    shaped like a tick (True); None: not a check box (a button's face holds its icon or its
+    caption)."""
+    if not (b.width <= LARGE_BOX_FACTOR * s.small_max and abs(b.width - b.height) <= 2
+            and _rounded_square(gray, b) and _weakest_side(edges, b) >= 0.85):
+        return None
+    from .sliders import on_a_track
+
+    if on_a_track(gray, b):
+        return None             # a slider's thumb
+    if not _has_mark(gray, b, inset=max(3, b.width // 5)):
+        return False
+    return True if _tick_inside(gray, b) else None
+
+
+TICK_FIT = 0.7       # the least likeness of a box's mark to a tick glyph ("check", "done")
+
+
+def _tick_inside(gray: np.ndarray, b: Box) -> bool:
+    """Whether the mark inside a box is shaped like a tick, whatever its colours (a white tick
+    on a filled box, a dark one on a light box)."""
+    from .icon_fonts import catalogue, shape_vector
+
+    inset = max(2, b.width // 8)
+    inside = gray[b.top + inset:b.bottom - inset, b.left + inset:b.right - inset].astype(np.float32)
+    if inside.size == 0:
+        return False
+    ink = np.abs(inside - float(np.median(inside)))
+    shape = shape_vector(ink / max(1.0, float(ink.max())))
+    cat = catalogue()
+    ticks = [i for i, names in enumerate(cat.names) if set(names) & _TICK_NAMES]
+    if shape is None or not ticks:
+        return False
+    return float((cat.shapes[ticks] @ shape[0]).max()) >= TICK_FIT
+
+
+_TICK_NAMES = {"check", "done"}
+
+
+def _rounded_square(gray: np.ndarray, b: Box) -> bool:
+    """Ink near each corner of the outline, along its diagonal within a sixth of its side: a
+    square with rounded corners has it, a circle (its corners blank for 0.29 of its side along
+    the diagonal) does not."""
+    outer = b.expand(3).clip(gray.shape[1], gray.shape[0])
+    patch = gray[outer.top:outer.bottom, outer.left:outer.right].astype(int)
+    rim = np.concatenate([patch[0], patch[-1], patch[:, 0], patch[:, -1]])
+    ys, xs = np.nonzero(np.abs(patch - int(np.median(rim))) > 20)
+    if ys.size == 0:
+        return False
+    inked = np.abs(patch - int(np.median(rim))) > 20
+    t, bt, lt, rt = int(ys.min()), int(ys.max()), int(xs.min()), int(xs.max())
+    reach = max(2, (bt - t) // 6)
+    for y, x, dy, dx in ((t, lt, 1, 1), (t, rt, 1, -1), (bt, lt, -1, 1), (bt, rt, -1, -1)):
+        if not any(inked[y + k * dy, x + k * dx] for k in range(reach + 1)):
+            return False
+    return True
 
 
 def _glyph_row(gray: np.ndarray, b: Box) -> bool:

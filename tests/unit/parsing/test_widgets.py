@@ -180,3 +180,56 @@ def test_an_underlined_run_of_digits_is_no_text_field(theme: str, font_name: str
     fields = (ElementKind.TEXT_FIELD, ElementKind.COMBO)
     assert [e for e in found if e.box.top < 205 and e.kind in fields] == []
     assert any(e.kind == ElementKind.TEXT_FIELD and e.box.top >= 210 for e in found), found
+
+
+def _large_boxes(theme: str, side: int) -> tuple[Image.Image, list[tuple[Box, ElementKind, bool | None]]]:
+    """Check boxes drawn large (a page zoomed 2x): blank, ticked in white on a filled face, and
+    ticked in ink on a blank face; then an icon button of the same size with a "+" on it."""
+    c = THEMES[theme]
+    img = Image.new("RGB", (340, 80), c["bg"])
+    d = ImageDraw.Draw(img)
+    truth = []
+    for k, style in enumerate(("blank", "filled", "inked", "plus")):
+        x, y = 20 + 70 * k, 24
+        box = Box(x, y, side, side)
+        face = (0, 92, 200) if style == "filled" else c["field"]
+        d.rounded_rectangle([x, y, x + side - 1, y + side - 1], radius=side // 7, fill=face,
+                            outline=(0, 92, 200) if style == "filled" else c["border"], width=2)
+        mark = (255, 255, 255) if style == "filled" else c["mark"]
+        if style in ("filled", "inked"):
+            d.line([(x + side * 0.22, y + side * 0.52), (x + side * 0.42, y + side * 0.72),
+                    (x + side * 0.78, y + side * 0.3)], fill=mark, width=max(2, side // 9))
+        if style == "plus":
+            d.line([(x + side // 2, y + 6), (x + side // 2, y + side - 7)], fill=mark, width=2)
+            d.line([(x + 6, y + side // 2), (x + side - 7, y + side // 2)], fill=mark, width=2)
+        kind = ElementKind.BUTTON if style == "plus" else ElementKind.CHECKBOX
+        truth.append((box, kind, None if style == "plus" else style != "blank"))
+    return img, truth
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("side", [28, 32])
+def test_check_boxes_drawn_large_are_check_boxes_and_a_button_stays_a_button(theme: str, side: int) -> None:
+    """At twice their usual size (a zoomed page) check boxes were taken for icon buttons, and
+    'the 2nd checkbox' counted only the ones the pointer had changed."""
+    img, truth = _large_boxes(theme, side)
+    found = detect_widgets(np.asarray(img))
+    for box, kind, checked in truth:
+        hits = [e for e in found if matches(e.box, box)]
+        assert hits and hits[0].kind == kind, (box, kind, hits)
+        if checked is not None:
+            assert hits[0].checked == checked, (box, hits[0])
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_square_slider_thumb_drawn_large_is_no_check_box(theme: str) -> None:
+    """A blank square on a thin track is a slider's thumb: still found (as a face), never a check
+    box ('the 1st checkbox' counted it)."""
+    c = THEMES[theme]
+    img = Image.new("RGB", (320, 80), c["bg"])
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle([20, 34, 280, 46], radius=3, fill=c["field"], outline=c["border"], width=2)
+    d.rounded_rectangle([110, 26, 138, 54], radius=3, fill=c["face"], outline=c["border"], width=1)
+    found = detect_widgets(np.asarray(img))
+    thumb = [e for e in found if matches(e.box, Box(110, 26, 29, 29))]
+    assert thumb and all(e.kind != ElementKind.CHECKBOX for e in thumb), thumb
