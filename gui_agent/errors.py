@@ -35,6 +35,7 @@ class GroundingError(GuiAgentError):
 
 
 NOT_FOUND = "could not find"   # how a TargetNotFound's message starts (a step's note)
+AMBIGUOUS = "is ambiguous"     # what an AmbiguousTarget's message says
 
 
 class TargetNotFound(GroundingError):
@@ -54,7 +55,7 @@ class AmbiguousTarget(GroundingError):
         self.candidates = list(candidates)
         names = "; ".join(str(c) for c in self.candidates[:4])
         super().__init__(
-            f"{description!r} is ambiguous: {len(self.candidates)} equally good matches ({names}). "
+            f"{description!r} {AMBIGUOUS}: {len(self.candidates)} equally good matches ({names}). "
             "Describe it more precisely, e.g. with an ordinal ('the 2nd ...') or a relation "
             "('... next to <label>')."
         )

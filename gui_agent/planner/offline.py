@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from ..actions import Action, Click, Done, Fail, Scroll, Type, format_action
+from ..errors import AMBIGUOUS
 from ..screen.observation import Observation
 from .base import Planner, StepRecord, Subtask
 from .dialogs import is_dismissal
@@ -33,6 +34,7 @@ from .reveal import (
     explorable,
     is_reveal,
     list_opener,
+    listed_item,
     looks_inside,
     menu_item,
     reveal_click,
@@ -214,7 +216,18 @@ class OfflineWorker:
             planned_click = subtask.actions[0]
             steps = [replace(r, action=planned_click)
                      if r.action == aids.paging.retarget(planned_click, paged) else r for r in steps]
+        opener = list_opener(subtask)
+        taken = {r.action for r in steps}
+        if opener is not None:      # an item retried as the list's item stands for the planned one
+            retried = {r.action for r in steps} & {listed_item(a) for a in subtask.actions[1:]}
+            steps = [replace(r, action=a) for r in steps if r.ok or listed_item(r.action) not in retried
+                     for a in [next((p for p in subtask.actions[1:] if listed_item(p) == r.action), r.action)]]
         failed = next((r for r in reversed(steps) if not r.ok), None)
+        if failed is not None and opener is not None and failed.action in subtask.actions[1:] \
+                and AMBIGUOUS in failed.note:
+            item = listed_item(failed.action)       # the box shows the item's name too
+            if item is not None and item not in taken:
+                return item
         if failed is not None:
             picked = aids.on_calendar(steps, observation) or \
                 aids.dismiss(failed, len(dismissed), observation) or aids.commit(failed, steps, observation)
@@ -222,7 +235,7 @@ class OfflineWorker:
                 picked = aids.turn_page(paged, failed, observation)
             if picked is not None:
                 return picked
-            if list_opener(subtask) is not None and failed.note.startswith(_NOT_FOUND) \
+            if opener is not None and failed.note.startswith(_NOT_FOUND) \
                     and looks_inside(subtask, failed, steps, scrolled_on):
                 further = aids.scroll_list(observation)    # the item may lie below the list's edge
                 if further is not None:

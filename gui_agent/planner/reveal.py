@@ -169,6 +169,17 @@ def list_opener(subtask: Subtask) -> Click | None:
     return opener if words & (vocab.DROPDOWN_WORDS | {"list"}) else None   # type: ignore[return-value]
 
 
+def listed_item(click: Action) -> Click | None:
+    """'the "Karlen" item' for a click on '"Karlen"': the item of an open list, not the box that
+    opened it when that box shows the same name (its current value); None for another target."""
+    if not isinstance(click, Click) or not isinstance(click.target, str):
+        return None
+    target = click.target.strip()
+    if len(target) < 3 or target[0] not in "\"'" or target[-1] != target[0] or target[0] in target[1:-1]:
+        return None
+    return replace(click, target_=f"the {target} item")
+
+
 def after_inner_scrolls(subtask: Subtask, steps: list[StepRecord], expanded: bool) -> tuple[list[StepRecord], int]:
     """Scrolls that looked further inside what a click of the attempt opened (a record's menu
     after its "more" icon, a list after its box): the steps to go on from, so that the target

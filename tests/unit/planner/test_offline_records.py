@@ -11,6 +11,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from gui_agent.actions import Click, Done, Fail, Move, Scroll
+from gui_agent.errors import AmbiguousTarget
 from gui_agent.geometry import Box
 from gui_agent.grounding.default import default_ladder
 from gui_agent.grounding.queries import ScreenQueries
@@ -330,3 +331,55 @@ def test_an_item_below_an_open_list_s_edge_is_looked_for_by_scrolling_the_list()
     assert fresh.next_action(select, obs, []) == opener
     lost = StepRecord(opener, 0, False, f"could not find {opener.target!r} on the screen")
     assert isinstance(fresh.next_action(select, obs, [lost]), Fail)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_an_item_that_is_also_the_box_s_current_value_is_the_open_list_s_item(theme):
+    """'Select Karlen from the list' where the box already shows "Karlen": the name is on the
+    box and in the list it opened, equally; the click is made again on the list's item."""
+    c = THEMES[theme]
+    img = Image.new("RGB", (320, 260), c["bg"])
+    d = ImageDraw.Draw(img)
+    f = font(16, FONTS[0])
+    d.rectangle([20, 20, 220, 52], fill=c["field"], outline=c["border"], width=2)
+    d.text((30, 27), "Karlen", fill=c["fg"], font=f)
+    d.polygon([(196, 32), (208, 32), (202, 40)], fill=c["fg"])
+    d.rectangle([20, 54, 220, 170], fill=c["field"], outline=c["border"])
+    for k, name in enumerate(("Lib", "Karlen", "Lurline")):
+        d.text((30, 62 + 34 * k), name, fill=c["fg"], font=f)
+    task = "Select Karlen from the list and click Submit."
+    ladder, parser = default_ladder()
+    ladder.instruction = task
+    obs = Observation.from_image(img)
+    worker = _worker(ladder, parser)
+    select = OfflineManager().plan(task)[0]
+    opener, item = select.actions
+    assert worker.next_action(select, obs, []) == opener
+    history = [StepRecord(opener, 0, True)]
+    assert worker.next_action(select, obs, history) == item
+    try:
+        ladder.resolve(item.target, obs)
+        note = ""
+    except AmbiguousTarget as exc:
+        note = str(exc)
+    assert note, "the name on the box and in the list should tie"
+    history.append(StepRecord(item, 0, False, note))
+    again = worker.next_action(select, obs, history)
+    assert again == Click('the "Karlen" item'), again
+    hit = ladder.resolve(again.target, obs)
+    assert 90 <= hit.point.y <= 120, hit                 # the list's item, not the box
+    history.append(StepRecord(again, 0, True))
+    assert isinstance(worker.next_action(select, obs, history), Done)
+
+
+def test_an_item_still_ambiguous_as_the_list_s_item_fails():
+    worker = OfflineWorker()
+    select = OfflineManager().plan("Select Karlen from the list")[0]
+    opener, item = select.actions
+    obs = Observation.from_image(Image.new("RGB", (200, 200), "white"))
+    assert worker.next_action(select, obs, []) == opener
+    history = [StepRecord(opener, 0, True), StepRecord(item, 0, False, "'\"Karlen\"' is ambiguous: 2 ...")]
+    again = worker.next_action(select, obs, history)
+    assert again == Click('the "Karlen" item')
+    history.append(StepRecord(again, 0, False, "'the \"Karlen\" item' is ambiguous: 2 ..."))
+    assert isinstance(worker.next_action(select, obs, history), Fail)     # tried once, not looped
