@@ -32,6 +32,7 @@ from .verify.effect import (
     TextReader,
     action_effect,
     change_effect,
+    frames_equal_in,
     typed_effect,
     visible_change,
 )
@@ -42,6 +43,7 @@ Settle = Callable[[Observation | None], Observation]
 FOCUS_WAIT_S = 1.0        # at most this long for a clicked field to take the focus
 ENABLED_WAIT_S = 2.0      # at most this long for a control the tree says is disabled to turn on
 HOVER_WAIT_S = 0.5        # at most this long for a target's hover look to settle before the click
+HOVER_REACH = 6           # px around a target its own hover look may reach (a ring, a shadow)
 DRY_RUN = Effect(True, "nothing: a dry run performs nothing", judged=False)
 # Actions with no effect that can be seen for certain are performed once and not judged.
 _UNJUDGED = (Scroll, Move, Wait)
@@ -118,7 +120,7 @@ class Actor:
         reacted = False
         if isinstance(action, Click) and "target" in points:
             hovered = self._hovered(points["target"], obs)
-            reacted, obs = hovered is not obs and not frames_equal(obs.image, hovered.image), hovered
+            reacted, obs = hovered is not obs and self._took_hover(cands.get("target"), obs, hovered), hovered
         self._perform(action, points)
         if isinstance(action, _UNJUDGED):
             # Nothing is expected to change (the end of a list, a hover): no settle grace.
@@ -136,6 +138,14 @@ class Actor:
         again = self._settled(after)
         return Acted(again, self._judge(action_effect, action, obs.image, again.image, self.clipboard,
                                         **where), 2)
+
+    @staticmethod
+    def _took_hover(target: Candidate | None, before: Observation, hovered: Observation) -> bool:
+        """Whether the target redrew itself under the arriving pointer: a change on it (or
+        around it, its hover ring), not one elsewhere (the widget the pointer left)."""
+        if target is None:
+            return not frames_equal(before.image, hovered.image)
+        return not frames_equal_in(before.image, hovered.image, target.box.expand(HOVER_REACH))
 
     def _hovered(self, point: Point, obs: Observation) -> Observation:
         """Rest the pointer on a click's target before pressing, as a hand does: an element

@@ -29,6 +29,9 @@ DRAWN_FACTOR = 0.9         # a name seen drawn, not read: below an element that 
 MIN_LIKENESS = 0.8         # correlation of the drawing's ink with the element's
 ASPECT_TOLERANCE = 1.3     # the drawing's and the element's ink may differ this much in shape
 FONTS_TRIED = 3            # fonts drawn per name: the best likeness counts
+MIN_INK_AREA = 24          # px: less ink than this is too little to compare (a "=" key's is 4 x 9)
+BAR_SHAPE = 0.4            # height / width below this: a bar ("-", "_")
+BAR_LIKENESS = 0.85        # a bar of ink named by a bar drawn: alike, by proportions alone
 _DRAW_PX = 64              # the height the name is drawn at before it is scaled to the element
 _BORDERED = (K.BUTTON, K.TEXT_FIELD, K.COMBO, K.TAB, K.CHECKBOX, K.RADIO)
 
@@ -78,7 +81,12 @@ def likeness(ink: np.ndarray, drawn: np.ndarray) -> float:
 
     h, w = ink.shape
     dh, dw = drawn.shape
-    if h < 5 or w < 3 or dh == 0 or dw == 0:
+    if dh == 0 or dw == 0:
+        return 0.0
+    if h < 3 and dh < BAR_SHAPE * dw:
+        # a bar ("-") a pixel or two thick: its proportions are all there is to compare
+        return BAR_LIKENESS if w >= 4 and h < BAR_SHAPE * w else 0.0
+    if h < 3 or w < 3 or h * w < MIN_INK_AREA:
         return 0.0
     ratio = (w / h) / (dw / dh)
     if not 1 / ASPECT_TOLERANCE <= ratio <= ASPECT_TOLERANCE:

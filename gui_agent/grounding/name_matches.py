@@ -9,10 +9,14 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+
+from ..geometry import Box
 from ..parsing.elements import Element, ElementKind
+from ..parsing.indicators import INK
 from .description import TargetQuery
 from .kinds import kind_factor
-from .matching import match_text, sub_box
+from .matching import match_text, sub_box, symbol_fold
 from .scored import Scored
 from .text_evidence import MENTION_FACTOR, is_mention, prose_factor, span_kind
 from .tree_evidence import partial_name_factor
@@ -22,6 +26,9 @@ CLOSE_WORDS = {"close", "x", "\u00d7", "\u2715", "\u2716"}
 SPELLED_SCORE = 0.97            # an element whose whole text is the description ('Tab #2')
 QUOTED_CASE_FACTOR = 0.9        # quoted text in another letter case: still found, clearly second
 LIKENESS_FACTOR = 0.85          # an icon named by the glyph it resembles: below any name read
+VALUE_FACTOR = 0.9              # a text field or a list's box found by the text it holds
+VALUE_BLANK = 0.5               # a display's value leaves this share of its width blank before it
+_VALUE_KINDS = frozenset({K.TEXT_FIELD, K.COMBO})
 
 
 def direct_matches(query: TargetQuery, elements: Iterable[Element], use_labels: bool = True,
@@ -31,6 +38,7 @@ def direct_matches(query: TargetQuery, elements: Iterable[Element], use_labels: 
     out: list[Scored] = []
     likeness: list[Scored] = []
     read_whole = False
+    gray = rgb.mean(axis=2) if rgb is not None and rgb.ndim == 3 else rgb
     close_query = query.text.strip().lower() in CLOSE_WORDS
     for e in elements:
         best = None
@@ -86,11 +94,34 @@ def direct_matches(query: TargetQuery, elements: Iterable[Element], use_labels: 
         if field == "text" and m.partial:
             factor, note = partial_name_factor(e, value, m.start)
             score, why = score * factor, why + note
+            if e.kind == K.BUTTON and symbol_fold(query.text) is not None:
+                continue    # "-" of a key captioned "<-" is another key, whatever else there is
         if field == "text" and is_mention(value, m.start, m.end):
             score *= MENTION_FACTOR   # the name in quotes: text that talks about the target
             why += "; quoted: a mention"
+        if field == "text" and e.kind in _VALUE_KINDS and not (query.kinds & _VALUE_KINDS):
+            # what a field holds is its value, not its name: "3" on a calculator's display is
+            # not the "3" key, the value a list's box shows is not the item in its open list;
+            # a quoted name is never a display's value (with the key hidden under a tooltip,
+            # the display was clicked and the run went on)
+            if query.quoted and gray is not None and _holds_a_value(gray, e.box):
+                continue
+            score, why = score * VALUE_FACTOR, why + "; the field's value, not its name"
         out.append(Scored(element, box, score * kind_factor(query, element.kind), why))
     return out if read_whole else out + likeness
+
+
+def _holds_a_value(gray: Any, box: Box) -> bool:
+    """Whether the ink inside a bordered box is laid out as a display's value: at its right end,
+    at least VALUE_BLANK of its width blank before it (a calculator's "3", an amount). A button's
+    caption fills its face or sits in its middle; a list's row and a typed text start at the
+    left."""
+    inset = max(3, box.height // 8)
+    patch = gray[box.top + inset:box.bottom - inset, box.left + inset:box.right - inset]
+    if patch.size == 0:
+        return False
+    cols = np.flatnonzero((np.abs(patch - float(np.median(patch))) > INK).any(axis=0))
+    return cols.size > 0 and cols[0] >= VALUE_BLANK * patch.shape[1]
 
 
 def spelled_matches(query: TargetQuery, elements: Iterable[Element]) -> list[Scored]:

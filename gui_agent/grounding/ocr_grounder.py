@@ -39,7 +39,7 @@ from .field_formats import formatted_fields
 from .icon_names import asked_icons
 from .instruction_echo import without_echo
 from .kinds import INTERACTIVE, kind_factor, without_kind_penalty
-from .matching import match_text, sub_box
+from .matching import match_text, sub_box, symbol_fold
 from .name_matches import direct_matches, spelled_matches
 from .ordinals import apply_ordinal
 from .paragraphs import paragraph_elements
@@ -55,6 +55,7 @@ PARAGRAPH = "paragraph"
 ROLE_ONLY_SCORE = 0.9           # an element picked by its role alone ('the 2nd text field')
 ORDINAL_BAND = 0.12             # elements within this of the best match count for an ordinal
 ANCHOR_BAND = 0.05              # anchors this close to the best one are all tried
+SHORT_SYMBOLS = 3               # a caption of this many symbols or fewer is looked for drawn too
 ANCHOR_BAND_AFTER = 0.1         # ... for 'after', where one name may head a record and sit in its menu
 AREA_HEIGHT_RATIO = 1.3         # a field this much taller than the shortest one holds several lines
 
@@ -123,7 +124,9 @@ def _score_query(query: TargetQuery, parse: ScreenParse, image: Any) -> list[Sco
         _role_matches(query, elements, _gray(image) if rgb is not None else None)
     if query.spelled:
         scored += spelled_matches(query, elements)
-    if query.text and rgb is not None and unreadable(query.text):
+    if query.text and rgb is not None and (unreadable(query.text) or (
+            len(query.text.strip()) <= SHORT_SYMBOLS and symbol_fold(query.text) is not None)):
+        # a name OCR cannot read, or a key's symbol it may not have ("=", "/"): found by its drawing
         scored += drawn_matches(query, elements, _gray(image))
     if query.text and rgb is not None and not scored:
         scored += asked_icons(query, elements, _gray(image))    # a badge may hide its likeness

@@ -94,6 +94,10 @@ def _classify(gray: np.ndarray, edges: np.ndarray, inner: Box, s: WidgetSettings
             kind = ElementKind.COMBO if _has_arrow(gray, inner) else ElementKind.TEXT_FIELD
             return Element(kind, inner, score=round(cover, 2), source="detector")
         return None
+    if s.field_max_height < h <= 2 * s.field_max_height and 2 * s.field_min_height <= w < h \
+            and _border_cover(edges, inner) >= _MIN_BORDER_COVER:
+        # a face taller than wide: a key spanning two rows (a calculator's "=", a keypad's "+")
+        return Element(ElementKind.BUTTON, inner, score=round(_border_cover(edges, inner), 2), source="detector")
     if h > s.field_max_height and w >= 2 * s.field_min_width and _border_cover(edges, inner) >= 0.9:
         # a multi-line text area (or a framed panel: fusion drops those that hold other controls)
         return Element(ElementKind.TEXT_FIELD, inner, score=0.8, source="detector")

@@ -37,6 +37,7 @@ class Faults:
                                      # a folder (inside the dialog) instead of submitting
     hover_swap: bool = False         # the button redraws under the pointer, and a press that
                                      # comes with the pointer (not after it rested there) is lost
+    hover_fields: bool = False       # a field under the pointer shows a hover outline
 
 
 @dataclass
@@ -77,6 +78,8 @@ class FormApp:
         for name, box in self.fields.items():
             draw.text((40, box.top + 8), name, fill=(20, 20, 20), font=font)
             outline = (40, 90, 200) if self.focus == name else (140, 140, 140)
+            if self.faults.hover_fields and self.pointer is not None and box.contains(self.pointer):
+                outline = (230, 120, 20)
             draw.rectangle(box.corners, fill=(255, 255, 255), outline=outline, width=2)
             draw.text((box.left + 8, box.top + 8), self.values[name], fill=(20, 20, 20), font=font)
             if self.focus == name:   # the caret after the text

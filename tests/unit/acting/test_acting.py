@@ -328,6 +328,18 @@ def test_a_hover_look_alone_is_no_effect_of_a_click(ladder_and_parser):
     assert sum(p.startswith("click") for p in desktop.app.presses) == 1
 
 
+def test_a_change_away_from_the_target_while_the_pointer_moves_is_no_hover_of_it(ladder_and_parser):
+    """The pointer leaves a field whose hover outline goes out: that change is not the button
+    taking the hover, so a click on it that shows nothing is made once more and reported unseen
+    (a calculator's display clicked for its "3" key passed, and the run ended done)."""
+    ladder, parser = ladder_and_parser
+    desktop = FormDesktop(FormApp(Faults(hover_fields=True, dead_button=True)))
+    desktop.controller.move(FormApp.fields["City"].center)
+    obs, button = _grounded(ladder, desktop, '"Submit"')
+    acted = _actor(desktop, parser).act(Click('"Submit"'), {"target": button}, obs)
+    assert not acted.effect.seen and acted.attempts == 2
+
+
 def test_a_wait_counts_from_the_last_input(ladder_and_parser):
     """'click ONE, wait 3 seconds, then click TWO' clicked TWO late by the time the click on ONE
     spent settling and being checked: the wait counts from the click."""

@@ -65,3 +65,43 @@ def test_only_names_with_characters_outside_the_recognisers_alphabet_are_drawn()
     assert not unreadable("Cancel 2", alphabet) and not unreadable("\u786e\u5b9a", alphabet)
     assert unreadable("\u2665\u2665\u2665", alphabet) and unreadable("\u30d8\u30eb\u30d7", alphabet)
     assert unreadable("\u2665\u2665\u2665") and not unreadable("Save As") and not unreadable("\u786e\u5b9a")
+
+
+def _keypad(theme: str) -> tuple[Image.Image, dict[str, Box]]:
+    """A calculator's keys, 59 x 34 px, captions in a small sans face: a row "7 8 9 / <-", a row
+    "4 5 6 * -", then "1 2 3" and "0 . +/-" beside a "=" key two rows tall."""
+    c = THEMES[theme]
+    img = Image.new("RGB", (640, 400), c["bg"])
+    d = ImageDraw.Draw(img)
+    f = font(14)
+    keys: dict[str, Box] = {}
+    rows = (("7", "8", "9", "/", "<-"), ("4", "5", "6", "*", "-"), ("1", "2", "3", None, None),
+            ("0", ".", "+/-", None, None))
+    for r, row in enumerate(rows):
+        for k, caption in enumerate(row):
+            if caption is None:
+                continue
+            box = Box(10 + 65 * k, 10 + 40 * r, 59, 34)
+            d.rounded_rectangle([box.left, box.top, box.right - 1, box.bottom - 1], radius=3,
+                                fill=c["face"], outline=c["border"])
+            d.text((box.left + 29, box.top + 17), caption, fill=c["fg"], font=f, anchor="mm")
+            keys[caption] = box
+    tall = Box(10 + 65 * 3, 90, 59, 74)
+    d.rounded_rectangle([tall.left, tall.top, tall.right - 1, tall.bottom - 1], radius=3,
+                        fill=c["face"], outline=c["border"])
+    d.text((tall.left + 29, tall.top + 37), "=", fill=c["fg"], font=f, anchor="mm")
+    keys["="] = tall
+    return img, keys
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_key_s_one_symbol_is_found_by_its_drawing_on_a_key_two_rows_tall(theme):
+    """'click "="' on a calculator: its key spans two rows (a face taller than wide, which
+    widget detection skipped) and its one symbol is what text detection misses, as it misses
+    "/", "*" and "-" on their keys here (a minus is a bar of ink, compared by its proportions)."""
+    img, keys = _keypad(theme)
+    ladder, _ = default_ladder()
+    obs = Observation.from_image(img)
+    for name in ("=", "/", "*", "-"):
+        hit = ladder.resolve(f'"{name}"', obs)
+        assert keys[name].contains(hit.point), (name, hit)
