@@ -23,6 +23,7 @@ TASK_SHARE = 0.4           # ... and so is one holding less than this share of t
 MATCHED_SHARE = 0.85       # share of a paragraph's letters found in the task, in order
 LONGEST_RUN_SHARE = 0.5    # ... of which one unbroken run holds at least this share
 LINE_RUN_SHARE = 0.6       # a line of the echo: this share of its letters is one run of the task's
+LINE_SLACK = 6             # letters a line of the echo may start after where the one above it ended
 
 
 @dataclass(frozen=True)
@@ -46,13 +47,21 @@ def _repeats(text: str, task: str) -> bool:
     return matched >= MATCHED_SHARE * len(text) and longest >= LONGEST_RUN_SHARE * len(text)
 
 
-def _in_task(line: str, said: str) -> bool:
-    """Whether a line's letters are, for the most part, one run of the task's (OCR may misread
-    a few): a line of the task, not a line of the page that happens to share its words."""
-    if line in said:
-        return True
-    blocks = SequenceMatcher(None, line, said, autojunk=False).get_matching_blocks()
-    return max((b.size for b in blocks), default=0) >= LINE_RUN_SHARE * len(line)
+def _place_in_task(line: str, said: str, after: int | None) -> int | None:
+    """Where in the task a line's letters end, when they are, for the most part, one run of
+    the task's (OCR may misread a few); ``after``: the previous line's end, which this line must
+    follow closely (the task's lines run on in its order: a label that happens to be a word of
+    the task, further down the page, is not its next line). None: not a line of the task."""
+    lo = 0 if after is None else after
+    hi = len(said) if after is None else min(len(said), after + len(line) + LINE_SLACK)
+    window = said[lo:hi]
+    blocks = SequenceMatcher(None, line, window, autojunk=False).get_matching_blocks()
+    best = max(blocks, key=lambda b: b.size, default=None)
+    if best is None or best.size < LINE_RUN_SHARE * len(line):
+        return None
+    if after is not None and best.b - best.a > LINE_SLACK:
+        return None
+    return lo + best.b + best.size + (len(line) - best.a - best.size)
 
 
 def echoes(parse: ScreenParse, task: str, target: str = "") -> list[Echo]:
@@ -77,10 +86,11 @@ def _echo_runs(group: list[Element], said: str, named: str) -> list[list[Element
     runs: list[list[Element]] = []
     start = 0
     while start < len(group):
-        text, best = "", None
+        text, best, at = "", None, None
         for end in range(start, len(group)):
             line = letters(group[end].text)
-            if not _in_task(line, said):
+            at = _place_in_task(line, said, at)
+            if at is None:
                 break
             text += line
             if len(text) < MIN_ECHO_CHARS:

@@ -97,3 +97,20 @@ def test_the_instruction_is_left_out_where_the_page_s_lines_run_on_under_it(them
     ladder.instruction = task
     cand = ladder.resolve('the 1st "@ann"', Observation.from_image(img))
     assert 60 <= cand.point.y <= 90, cand          # the post's name, not the instruction's
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_labels_that_are_words_of_the_task_are_not_its_echo(theme):
+    """Check boxes labelled with the task's own words, right under the instruction: the echo
+    ends where the task ends (a label after it is no next line of the task), and what lies
+    beside the labels stays (the whole column was taken in, and a label beside it was lost)."""
+    task = "Select Ann, Bo, Cy, Dee, Eve, Flo, Gus, Hal, Ivy and click Submit."
+    lines = ["Select Ann, Bo, Cy, Dee, Eve, Flo,", "Gus, Hal, Ivy and click Submit.", "Eve", "Bo"]
+    img = _screen(theme, FONTS[0], lines)
+    d = ImageDraw.Draw(img)
+    d.text((300, 68), "Cy", fill=THEMES[theme]["fg"], font=font(20, FONTS[0]))
+    ladder, _ = default_ladder()
+    ladder.instruction = task
+    obs = Observation.from_image(img)
+    assert 90 <= ladder.resolve('"Bo"', obs).point.y <= 120
+    assert ladder.resolve('"Cy"', obs).point.x >= 290
