@@ -38,7 +38,6 @@ def direct_matches(query: TargetQuery, elements: Iterable[Element], use_labels: 
     out: list[Scored] = []
     likeness: list[Scored] = []
     read_whole = False
-    gray = rgb.mean(axis=2) if rgb is not None and rgb.ndim == 3 else rgb
     close_query = query.text.strip().lower() in CLOSE_WORDS
     for e in elements:
         best = None
@@ -104,22 +103,23 @@ def direct_matches(query: TargetQuery, elements: Iterable[Element], use_labels: 
             # not the "3" key, the value a list's box shows is not the item in its open list;
             # a quoted name is never a display's value (with the key hidden under a tooltip,
             # the display was clicked and the run went on)
-            if query.quoted and gray is not None and _holds_a_value(gray, e.box):
+            if query.quoted and rgb is not None and _holds_a_value(rgb, e.box):
                 continue
             score, why = score * VALUE_FACTOR, why + "; the field's value, not its name"
         out.append(Scored(element, box, score * kind_factor(query, element.kind), why))
     return out if read_whole else out + likeness
 
 
-def _holds_a_value(gray: Any, box: Box) -> bool:
+def _holds_a_value(rgb: Any, box: Box) -> bool:
     """Whether the ink inside a bordered box is laid out as a display's value: at its right end,
     at least VALUE_BLANK of its width blank before it (a calculator's "3", an amount). A button's
     caption fills its face or sits in its middle; a list's row and a typed text start at the
     left."""
     inset = max(3, box.height // 8)
-    patch = gray[box.top + inset:box.bottom - inset, box.left + inset:box.right - inset]
+    patch = rgb[box.top + inset:box.bottom - inset, box.left + inset:box.right - inset]
     if patch.size == 0:
         return False
+    patch = patch.mean(axis=2) if patch.ndim == 3 else patch.astype(np.float32)
     cols = np.flatnonzero((np.abs(patch - float(np.median(patch))) > INK).any(axis=0))
     return cols.size > 0 and cols[0] >= VALUE_BLANK * patch.shape[1]
 
