@@ -161,3 +161,25 @@ def _stands_out(gray: np.ndarray, ink: np.ndarray, box: Box) -> bool:
     surround = float(np.median(gray[y0:y1, x0:x1][around]))
     mark = gray[box.top:box.bottom, box.left:box.right][ink[box.top:box.bottom, box.left:box.right] > 0]
     return mark.size > 0 and abs(float(mark.mean()) - surround) > _INK
+
+
+TICK_FIT = 0.7       # the least likeness of a box's mark to a tick glyph ("check", "done")
+
+
+def looks_like_tick(gray: np.ndarray, b: Box) -> bool:
+    """Whether the mark inside a box is shaped like a tick, whatever its colours (a white tick
+    on a filled box, a dark one on a light box)."""
+    inset = max(2, b.width // 8)
+    inside = gray[b.top + inset:b.bottom - inset, b.left + inset:b.right - inset].astype(np.float32)
+    if inside.size == 0:
+        return False
+    ink = np.abs(inside - float(np.median(inside)))
+    shape = shape_vector(ink / max(1.0, float(ink.max())))
+    cat = catalogue()
+    ticks = [i for i, names in enumerate(cat.names) if set(names) & _TICK_NAMES]
+    if shape is None or not ticks:
+        return False
+    return float((cat.shapes[ticks] @ shape[0]).max()) >= TICK_FIT
+
+
+_TICK_NAMES = {"check", "done"}

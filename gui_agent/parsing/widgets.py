@@ -13,7 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..geometry import Box, BoxGrid
+from .caret_splits import join_caret_splits
 from .elements import Element, ElementKind
+from .named_icons import looks_like_tick
+from .sliders import on_a_track
 
 _MIN_BORDER_COVER = 0.82   # share of a rectangle's perimeter that must be edge pixels
 _MARK_CONTRAST = 60        # grey levels between a check mark and the box interior
@@ -38,9 +41,6 @@ _GLYPH_ROW_HEIGHT = 12     # px: a line of glyphs posing as a field is no taller
 _BORDER_CONTRAST = 20      # grey levels between a faint field border and the field's inside
 
 
-_SEAM_PX = 6    # px two halves of one field split by its caret overlap at most
-
-
 def detect_widgets(rgb: np.ndarray, settings: WidgetSettings | None = None,
                    offset: tuple[int, int] = (0, 0)) -> list[Element]:
     """Widgets in an RGB array; boxes in image pixels shifted by ``offset`` (for crops)."""
@@ -63,7 +63,7 @@ def detect_widgets(rgb: np.ndarray, settings: WidgetSettings | None = None,
         element = _classify(gray, edges, box, s)
         if element is not None:
             found.append(element)
-    found = _dedupe(_join_caret_splits(gray, _dedupe(found)))
+    found = _dedupe(join_caret_splits(gray, _dedupe(found)))
     dx, dy = offset
     if dx or dy:
         found = [_shift(e, dx, dy) for e in found]
@@ -121,37 +121,11 @@ def _large_box(gray: np.ndarray, edges: np.ndarray, b: Box, s: WidgetSettings) -
     if not (b.width <= LARGE_BOX_FACTOR * s.small_max and abs(b.width - b.height) <= 2
             and _rounded_square(gray, b) and _weakest_side(edges, b) >= 0.85):
         return None
-    from .sliders import on_a_track
-
     if on_a_track(gray, b):
         return None             # a slider's thumb
     if not _has_mark(gray, b, inset=max(3, b.width // 5)):
         return False
-    return True if _tick_inside(gray, b) else None
-
-
-TICK_FIT = 0.7       # the least likeness of a box's mark to a tick glyph ("check", "done")
-
-
-def _tick_inside(gray: np.ndarray, b: Box) -> bool:
-    """Whether the mark inside a box is shaped like a tick, whatever its colours (a white tick
-    on a filled box, a dark one on a light box)."""
-    from .icon_fonts import catalogue, shape_vector
-
-    inset = max(2, b.width // 8)
-    inside = gray[b.top + inset:b.bottom - inset, b.left + inset:b.right - inset].astype(np.float32)
-    if inside.size == 0:
-        return False
-    ink = np.abs(inside - float(np.median(inside)))
-    shape = shape_vector(ink / max(1.0, float(ink.max())))
-    cat = catalogue()
-    ticks = [i for i, names in enumerate(cat.names) if set(names) & _TICK_NAMES]
-    if shape is None or not ticks:
-        return False
-    return float((cat.shapes[ticks] @ shape[0]).max()) >= TICK_FIT
-
-
-_TICK_NAMES = {"check", "done"}
+    return True if looks_like_tick(gray, b) else None
 
 
 def _rounded_square(gray: np.ndarray, b: Box) -> bool:
@@ -342,46 +316,6 @@ def _dedupe(elements: list[Element]) -> list[Element]:
     return [e for e in kept if sum(
         1 for o in grid.near(e.box) if o is not e and abs(o.box.height - e.box.height) <= 6
         and o.box.intersection(e.box) >= 0.8 * o.box.area and o.box.area < 0.8 * e.box.area) < 2]
-
-
-def _join_caret_splits(gray: np.ndarray, elements: list[Element]) -> list[Element]:
-    """A focused field whose caret nearly touches its thick focus ring is found as two fields
-    side by side (the caret's stroke closes the inside in two), and with the next field of the
-    form they passed for a table's cells. Two fields that share their top and bottom and abut
-    are one when the line between them stops short of the borders (a caret); a table's cell
-    border runs from border to border."""
-    fields = sorted((e for e in elements if e.kind == ElementKind.TEXT_FIELD), key=lambda e: e.box.left)
-    joined: dict[int, Element] = {}
-    gone: set[int] = set()
-    for a in fields:
-        if id(a) in gone:
-            continue
-        for b in fields:
-            if b is a or id(b) in gone or not _caret_between(gray, joined.get(id(a), a).box, b.box):
-                continue
-            whole = joined.get(id(a), a)
-            joined[id(a)] = Element(ElementKind.TEXT_FIELD, whole.box.union(b.box), score=whole.score,
-                                    source=whole.source)
-            gone.add(id(b))
-    return [joined.get(id(e), e) for e in elements if id(e) not in gone]
-
-
-def _caret_between(gray: np.ndarray, a: Box, b: Box) -> bool:
-    if abs(a.top - b.top) > 2 or abs(a.bottom - b.bottom) > 2 or not -_SEAM_PX <= b.left - a.right <= 1:
-        return False
-    top, bottom = max(a.top, b.top) + 1, min(a.bottom, b.bottom) - 1
-    x0, x1 = min(a.right, b.left) - 2, max(a.right, b.left) + 2
-    if bottom - top < 6 or x0 < 0 or x1 > gray.shape[1]:
-        return False
-    strip = gray[top:bottom, x0:x1].astype(np.int16)
-    ground = int(np.median(strip))                     # the field's own colour, either theme
-    off = np.abs(strip - ground)
-    seam = int(np.argmax(off.mean(axis=0)))            # the column most unlike it: the line between
-    column = off[:, seam]
-    if int(column.max()) < 40:
-        return False
-    gaps = column < int(column.max()) // 2
-    return bool(gaps[:len(gaps) // 3].any() and gaps[-(len(gaps) // 3):].any())
 
 
 def _shift(e: Element, dx: int, dy: int) -> Element:
