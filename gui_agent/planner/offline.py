@@ -219,9 +219,10 @@ class OfflineWorker:
         opener = list_opener(subtask)
         taken = {r.action for r in steps}
         if opener is not None:      # an item retried as the list's item stands for the planned one
-            retried = {r.action for r in steps} & {listed_item(a) for a in subtask.actions[1:]}
-            steps = [replace(r, action=a) for r in steps if r.ok or listed_item(r.action) not in retried
-                     for a in [next((p for p in subtask.actions[1:] if listed_item(p) == r.action), r.action)]]
+            listed = {listed_item(a): a for a in subtask.actions[1:]}
+            retried = taken & listed.keys()
+            steps = [replace(r, action=listed.get(r.action, r.action)) for r in steps
+                     if r.ok or listed_item(r.action) not in retried]
         failed = next((r for r in reversed(steps) if not r.ok), None)
         if failed is not None and opener is not None and failed.action in subtask.actions[1:] \
                 and AMBIGUOUS in failed.note:
