@@ -68,6 +68,7 @@ def bar_pieces(e: Element, gray: np.ndarray) -> list[Box] | None:
     ink = np.abs(patch - background) > INK
     ink[:, ink.mean(axis=0) > 0.9] = False            # a vertical border or separator line
     ink[ink.mean(axis=1) > 0.8, :] = False             # a horizontal one
+    _clear_short_lines(ink)
     rows = np.flatnonzero(ink.any(axis=1))
     if rows.size == 0:
         return None
@@ -88,6 +89,17 @@ def bar_pieces(e: Element, gray: np.ndarray) -> list[Box] | None:
     pad = 3
     return [Box.from_corners(max(b.left, left + s - pad), b.top, min(b.right, left + t + 1 + pad),
                              b.bottom) for s, t in segments]
+
+
+def _clear_short_lines(ink: np.ndarray) -> None:
+    """Clear the columns inked over more rows than the glyphs span: a popup's border or the
+    window behind it showing at the element's edge, cut short by a separator. Left in, they set
+    the glyph height (and so the gap that separates items) to the whole box's."""
+    cover = ink.sum(axis=0)
+    glyph_cols = cover <= 0.5 * ink.shape[0]
+    band = np.flatnonzero(ink[:, glyph_cols].any(axis=1))
+    if band.size:
+        ink[:, cover > int(band[-1] - band[0] + 1) + 2] = False
 
 
 def _clean(text: str | None) -> str:

@@ -32,12 +32,14 @@ from .ocr import OcrEngine, TextLine
 from .ocr_cache import crop_key
 from .reading_order import reading_order
 from .text_regions import merge_overlapping
+from .underlines import without_underlines
 from .widgets import detect_widgets
 
 log = logging.getLogger(__name__)
 
 _TILE = 16
 _LONE_TEXT_WIDTH = 320   # a field's value read alone: the recogniser's trained strip width
+_MISSED_INK = 60          # grey levels of contrast that say a box still holds glyphs
 
 
 @dataclass(frozen=True)
@@ -111,7 +113,8 @@ class ScreenParser:
         ys, xs = np.nonzero(body)
         y0, y1 = top + max(0, ys.min() - 2), top + min(body.shape[0], ys.max() + 3)
         x0, x1 = left + max(0, xs.min() - 2), left + min(body.shape[1], xs.max() + 3)
-        piece = np.ascontiguousarray(crop[y0:y1, x0:x1].astype(np.uint8))
+        # a mnemonic's underline under one letter ("F" of "File") reads as another letter
+        piece = without_underlines(np.ascontiguousarray(crop[y0:y1, x0:x1].astype(np.uint8)))
         zoom = max(1.0, 32.0 / max(1, piece.shape[0]))     # the recogniser reads ~32 px text best
         piece = cv2.resize(piece, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
         fill = [int(v) for v in background]
@@ -172,7 +175,10 @@ class ScreenParser:
         t = time.perf_counter()
         gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
         boxes = cut_boxes_at_indicators(boxes, widgets, gray)
-        lines = kept + self.ocr.recognize_boxes(bgr, boxes)
+        read = self.ocr.recognize_boxes(bgr, boxes)
+        if regions is not None:
+            read += self.ocr.recognize_boxes(bgr, _missed_lines(self._prev.lines, regions, read, rgb))
+        lines = kept + read
         timings["recognize"] = time.perf_counter() - t
 
         t = time.perf_counter()
@@ -218,6 +224,23 @@ class ScreenParser:
         if sum(r.area for r in regions) > self.max_changed_fraction * w * h:
             return None
         return regions
+
+
+def _missed_lines(lines: tuple[TextLine, ...], regions: list[Box], read: list[TextLine],
+                  rgb: np.ndarray) -> list[Box]:
+    """The boxes of the previous frame's lines in a changed region where no new line was read,
+    and where there is still ink: read again where they were. The detector misses a lone glyph
+    in a small crop (a key's "3" under its hover highlight) that it finds on the whole screen;
+    a line that is gone reads as nothing and is dropped."""
+    out = []
+    for ln in lines:
+        if not any(ln.box.intersection(r) for r in regions) or any(ln.box.intersection(n.box) for n in read):
+            continue
+        b = ln.box.clip(rgb.shape[1], rgb.shape[0])
+        patch = rgb[b.top:b.bottom, b.left:b.right].astype(np.int16)
+        if patch.size and int(np.ptp(patch.mean(axis=2))) > _MISSED_INK:
+            out.append(b)
+    return out
 
 
 def _grow_over_lines(regions: list[Box], lines: tuple[TextLine, ...], w: int, h: int) -> list[Box]:

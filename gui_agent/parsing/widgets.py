@@ -306,7 +306,7 @@ def _dedupe(elements: list[Element]) -> list[Element]:
     strip that only frames a row of same-height widgets (a tab bar's outline)."""
     seen: BoxGrid[Element] = BoxGrid(box=lambda e: e.box)
     for e in sorted(elements, key=lambda e: -e.box.area):
-        if not any(k.box.iou(e.box) > 0.7 for k in seen.near(e.box)):
+        if not any(_same_outline(k.box, e.box) for k in seen.near(e.box)):
             seen.add(e)
     small = (ElementKind.CHECKBOX, ElementKind.RADIO)
     kept = [e for e in seen if not (e.kind in small and any(
@@ -316,6 +316,18 @@ def _dedupe(elements: list[Element]) -> list[Element]:
     return [e for e in kept if sum(
         1 for o in grid.near(e.box) if o is not e and abs(o.box.height - e.box.height) <= 6
         and o.box.intersection(e.box) >= 0.8 * o.box.area and o.box.area < 0.8 * e.box.area) < 2]
+
+
+def _same_outline(a: Box, b: Box) -> bool:
+    """Two outlines of one widget: mostly overlapping, and no side moved by more than a stroke's
+    width (or a tenth of the widget). A text view under a window's menu bar overlaps the window's
+    own frame as much, but its top lies a menu bar lower: two widgets, not one."""
+    if a.iou(b) <= 0.7:
+        return False
+    dx = max(8, 0.1 * max(a.width, b.width))
+    dy = max(8, 0.1 * max(a.height, b.height))
+    return (abs(a.left - b.left) <= dx and abs(a.right - b.right) <= dx
+            and abs(a.top - b.top) <= dy and abs(a.bottom - b.bottom) <= dy)
 
 
 def _shift(e: Element, dx: int, dy: int) -> Element:

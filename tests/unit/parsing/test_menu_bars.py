@@ -70,3 +70,22 @@ def test_a_text_line_is_cut_only_at_wide_gaps():
     assert bar_pieces(line, np.asarray(tight.convert("L"))) is None
     pieces = bar_pieces(line, np.asarray(wide.convert("L")))
     assert pieces is not None and len(pieces) == len(WORDS)
+
+
+def test_a_popup_border_at_a_rows_edge_does_not_swallow_its_caption():
+    # a menu's row read as one line with its shortcut: the popup's border runs down its left
+    # edge, and what lies behind the popup inks the column beside it over most of the row, cut
+    # short by a separator; neither is a glyph, so the caption's piece starts at the caption
+    image = Image.new("RGB", (400, 60), "white")
+    draw = ImageDraw.Draw(image)
+    draw.line([(0, 5), (0, 22)], fill=(30, 30, 30))              # behind the popup
+    draw.line([(1, 4), (1, 31)], fill=(150, 150, 150))           # the popup's border
+    draw.line([(1, 4), (399, 4)], fill=(200, 200, 200))          # separators
+    draw.line([(1, 31), (399, 31)], fill=(200, 200, 200))
+    left, top, right, bottom = draw.textbbox((29, 10), "Select All", font=FONT)
+    draw.text((29, 10), "Select All", font=FONT, fill=(20, 20, 20))
+    draw.text((320, 10), "Ctrl+A", font=FONT, fill=(20, 20, 20))
+    row = Element(K.TEXT, Box(0, 4, 345, 28), "Select All Ctrl+A", 1.0, "detector")
+    pieces = bar_pieces(row, np.asarray(image.convert("L")))
+    assert pieces is not None and len(pieces) == 2
+    assert left - 4 <= pieces[0].left and pieces[0].right >= right, pieces

@@ -66,3 +66,20 @@ def test_the_short_underline_of_a_lone_symbol_is_painted_over_and_an_underscore_
                                font=font(28, "dejavu/DejaVuSans.ttf"))
     under = np.ascontiguousarray(np.asarray(snake)[:, :, ::-1][5:75])
     assert without_underlines(under) is under
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_menu_title_read_alone_loses_its_mnemonic_underline(theme):
+    # "File" with its "F" underlined (Alt+F): read alone, as a menu bar's item is, the
+    # underline made it "Eile"
+    from gui_agent.geometry import Box
+    from gui_agent.parsing.screen_parser import ScreenParser
+
+    c = THEMES[theme]
+    img = Image.new("RGB", (200, 40), c["bg"])
+    d = ImageDraw.Draw(img)
+    f = font(13)
+    d.text((10, 12), "File", fill=c["fg"], font=f)
+    base = 12 + f.getbbox("F")[3] + 1
+    d.line([(10, base), (10 + round(d.textlength("F", font=f)), base)], fill=c["fg"])
+    assert ScreenParser().read_text(img, Box(6, 4, 40, 26)) == "File"

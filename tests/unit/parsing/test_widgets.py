@@ -233,3 +233,20 @@ def test_a_square_slider_thumb_drawn_large_is_no_check_box(theme: str) -> None:
     found = detect_widgets(np.asarray(img))
     thumb = [e for e in found if matches(e.box, Box(110, 26, 29, 29))]
     assert thumb and all(e.kind != ElementKind.CHECKBOX for e in thumb), thumb
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_text_view_sharing_its_window_frame_is_found_under_the_menu_bar(theme: str) -> None:
+    # a borderless editor view: its left, right and bottom sides are the window's own frame,
+    # its top a line under the menu bar; the window's outline overlaps it as much as two
+    # outlines of one stroke do, yet they are two widgets
+    c = THEMES[theme]
+    image = Image.new("RGB", (1000, 700), (0, 0, 0))
+    d = ImageDraw.Draw(image)
+    d.rectangle([300, 140, 940, 640], fill=c["bg"], outline=c["border"])
+    for x, word in ((310, "File"), (360, "Edit"), (410, "Search")):
+        d.text((x, 150), word, fill=c["fg"], font=font(14))
+    d.rectangle([300, 210, 940, 620], fill=c["field"], outline=c["border"])
+    found = [e for e in detect_widgets(np.asarray(image)) if e.kind == ElementKind.TEXT_FIELD]
+    assert any(abs(e.box.top - 210) <= 4 and abs(e.box.bottom - 621) <= 4 and e.box.width > 600
+               for e in found), found
