@@ -41,6 +41,7 @@ from .instruction_echo import without_echo
 from .kinds import INTERACTIVE, kind_factor, without_kind_penalty
 from .matching import match_text, sub_box, symbol_fold
 from .name_matches import direct_matches, spelled_matches
+from .open_menus import weighed_by_open_menu
 from .ordinals import apply_ordinal
 from .paragraphs import paragraph_elements
 from .scored import Scored
@@ -55,6 +56,7 @@ PARAGRAPH = "paragraph"
 ROLE_ONLY_SCORE = 0.9           # an element picked by its role alone ('the 2nd text field')
 ORDINAL_BAND = 0.12             # elements within this of the best match count for an ordinal
 ANCHOR_BAND = 0.05              # anchors this close to the best one are all tried
+BAR_SIBLINGS = 2                # texts beside a label in its row over one widget make a bar
 SHORT_SYMBOLS = 3               # a caption of this many symbols or fewer is looked for drawn too
 ANCHOR_BAND_AFTER = 0.1         # ... for 'after', where one name may head a record and sit in its menu
 AREA_HEIGHT_RATIO = 1.3         # a field this much taller than the shortest one holds several lines
@@ -132,7 +134,7 @@ def _score_query(query: TargetQuery, parse: ScreenParse, image: Any) -> list[Sco
         scored += asked_icons(query, elements, _gray(image))    # a badge may hide its likeness
     if query.text and query.wants_labelled:
         scored += _labelled_widgets(query, elements) + formatted_fields(query, elements)
-    scored = without_kind_penalty(query, _dedupe(scored))
+    scored = without_kind_penalty(query, _dedupe(weighed_by_open_menu(scored, query.text, parse, image)))
     if query.container is not None:
         scored = _apply_container(query.container, scored, parse, image)
     for relation in query.relations:
@@ -207,7 +209,7 @@ def _labelled_widgets(query: TargetQuery, elements: tuple[Element, ...]) -> list
         claims = []
         for w in widgets:
             aff = label_affinity(lab.box, w.box, w.kind)
-            if aff <= 0.05:
+            if aff <= 0.05 or _one_of_a_row_above(lab, w, labels):
                 continue
             # a widget belongs to the label that lies closest to it
             rival = max((label_affinity(o.box, w.box, w.kind) for o in labels if o is not lab),
@@ -222,6 +224,18 @@ def _labelled_widgets(query: TargetQuery, elements: tuple[Element, ...]) -> list
             # no indicator found: clicking a Qt check box's text toggles it too
             out.append(Scored(lab, lab.box, m.score * 0.75, f"text {lab.text!r} of a {kinds}"))
     return out
+
+
+def _one_of_a_row_above(label: Element, widget: Element, labels: list[Element]) -> bool:
+    """``label`` is one of a bar of texts over ``widget`` (a menu bar over a calculator's
+    display): none of them is the widget's label, which stands alone or with a hint beside it
+    ("Email (optional)")."""
+    if label.box.bottom > widget.box.top + 4:
+        return False
+    row = label.box.center.y
+    return sum(1 for o in labels if o is not label and abs(o.box.center.y - row) <= label.box.height / 2
+               and o.box.bottom <= widget.box.top + 4
+               and widget.box.left <= o.box.center.x < widget.box.right) >= BAR_SIBLINGS
 
 
 def _dedupe(scored: list[Scored]) -> list[Scored]:
