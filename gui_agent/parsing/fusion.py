@@ -27,7 +27,7 @@ from .ocr import TextLine
 from .reading_order import same_row
 from .table_cells import table_cells
 from .tree_glyphs import ink_masks, ink_strength, tree_expanders
-from .widgets import TEXT_AREA_HEIGHT, arrow_glyphs, is_cross
+from .widgets import TEXT_AREA_HEIGHT, arrow_glyphs, blank_inside_ring, is_cross
 
 K = ElementKind
 _CONTAINERS = (K.TEXT_FIELD, K.COMBO, K.BUTTON)
@@ -87,8 +87,8 @@ def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
     free = [ln for i, ln in enumerate(lines) if i not in used]
     free_grid = BoxGrid(free, lambda ln: ln.box)
     out = [_with_label(e, free_grid.near(e.box, _label_reach(e.box))) for e in out]
-    out = [replace(e, kind=K.ICON) if e.kind == K.RADIO and not e.label and not _in_a_group(e, out)
-           else e for e in out]
+    out = [replace(e, kind=K.ICON, label="") if e.kind == K.RADIO and (
+        not e.label and not _in_a_group(e, out) or not blank_inside_ring(gray, e.box)) else e for e in out]
     for ln in free:
         out.append(Element(_text_kind(ln, rgb), ln.box, ln.text, round(ln.confidence, 3), "ocr"))
     # a reply arrow, a heart, a trash can: named by the icon-font glyph it looks like

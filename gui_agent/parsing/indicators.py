@@ -16,7 +16,7 @@ import numpy as np
 from ..geometry import Box
 from .elements import Element, ElementKind
 from .ocr import TextLine
-from .widgets import TEXT_AREA_HEIGHT
+from .widgets import TEXT_AREA_HEIGHT, blank_inside_ring
 
 K = ElementKind
 CLOSE_GLYPHS = {"x", "X", "×", "✕", "✖", "⨯"}
@@ -49,8 +49,8 @@ def untangle_indicators(widgets: list[Element], lines: list[TextLine], gray: np.
             kept.append(wd)
             continue
         parts = split_around(gray, wd.box, ln.box)
-        if parts is None:
-            continue                 # a letter: no gap between it and its neighbours
+        if parts is None or (parts and _round_glyph(wd, gray)):
+            continue                 # a letter: no gap between it and its neighbours, or "确" of "确定"
         kept.append(wd)
         lines[i] = None
         if reread is not None:
@@ -81,9 +81,15 @@ def cut_boxes_at_indicators(boxes: list[Box], widgets: list[Element], gray: np.n
             if i is None:
                 continue
             parts = split_around(gray, wd.box, boxes[i].union(wd.box))
-        if parts is not None:
+        if parts is not None and not (parts and _round_glyph(wd, gray)):
             boxes[i:i + 1] = parts
     return boxes
+
+
+def _round_glyph(wd: Element, gray: np.ndarray) -> bool:
+    """A "radio button" with strokes across it: a round glyph, a letter of its line when other
+    glyphs stand beside it ("确" of "确定"), an icon when alone (a magnifier)."""
+    return wd.kind == K.RADIO and not blank_inside_ring(gray, wd.box)
 
 
 def _grazing(box: Box, others: list[Box]) -> int | None:

@@ -82,6 +82,9 @@ def find_sliders(parse: ScreenParse, gray: np.ndarray) -> list[Slider]:
     thumbs = [e.box for e in parse.elements if THUMB_MIN <= e.box.width <= THUMB_MAX and (
         e.kind in _THUMB_KINDS and not e.text and abs(e.box.width - e.box.height) <= 4
         or len(e.text.strip()) == 1 and 0.7 <= e.box.width / e.box.height <= 1.4)]
+    # a focused thumb at its track's end, read with a speck beside it as two glyphs ("口:")
+    thumbs += [sq for e in parse.elements if 1 < len(e.text.strip()) <= 2 and e.box.height <= THUMB_MAX + 8
+               for sq in [_square_in(gray, e.box)] if sq is not None]
     numbers = [e for e in parse.elements if _NUMBER.match(e.text.strip())]     # a label of any kind
     found: list[Slider] = []
     for thumb in thumbs:
@@ -100,6 +103,20 @@ def find_sliders(parse: ScreenParse, gray: np.ndarray) -> list[Slider]:
             track = Box(thumb.left, thumb.top - before, thumb.width, thumb.height + before + after)
         found.append(Slider(thumb, track, horizontal, _shown_value(track, numbers, thumb.width)))
     return found
+
+
+def _square_in(gray: np.ndarray, box: Box) -> Box | None:
+    """The largest square outline of a thumb's size inside ``box``, or None."""
+    import cv2
+
+    b = box.expand(2).clip(gray.shape[1], gray.shape[0])
+    patch = np.ascontiguousarray(gray[b.top:b.bottom, b.left:b.right])
+    if patch.size == 0:
+        return None
+    contours, _ = cv2.findContours(cv2.Canny(patch, 20, 60), cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    squares = [(w * h, Box(b.left + x, b.top + y, w, h)) for x, y, w, h in map(cv2.boundingRect, contours)
+               if THUMB_MIN <= w <= THUMB_MAX and abs(w - h) <= 2]
+    return max(squares, key=lambda s: s[0])[1] if squares else None
 
 
 def _shown_value(track: Box, numbers: list[Element], side: int) -> float | None:

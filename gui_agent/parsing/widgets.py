@@ -20,6 +20,8 @@ from .sliders import on_a_track
 
 _MIN_BORDER_COVER = 0.82   # share of a rectangle's perimeter that must be edge pixels
 _MARK_CONTRAST = 60        # grey levels between a check mark and the box interior
+_BAND_RADIUS = 0.62        # of a radio's radius: between its dot and its ring
+_BAND_INK = 0.25           # share of that band a radio's own drawing may ink
 
 
 TEXT_AREA_HEIGHT = 64      # px: a bordered text box taller than this holds several lines
@@ -230,6 +232,18 @@ def _ring_cover(edges: np.ndarray, b: Box) -> float:
         ys = np.clip(np.round(cy + (r + dr) * np.sin(t)).astype(int), 0, edges.shape[0] - 1)
         hits = np.maximum(hits, edges[ys, xs] > 0)
     return float(np.mean(hits))
+
+
+def blank_inside_ring(gray: np.ndarray, b: Box) -> bool:
+    """A radio button is blank between its ring and its dot; a round glyph taken for one (a
+    magnifier, "确" of a script) has strokes across that band."""
+    cx, cy = b.left + (b.width - 1) / 2, b.top + (b.height - 1) / 2
+    r = _BAND_RADIUS * (min(b.width, b.height) - 1) / 2
+    t = np.linspace(0, 2 * np.pi, 32, endpoint=False)
+    xs = np.clip(np.round(cx + r * np.cos(t)).astype(int), 0, gray.shape[1] - 1)
+    ys = np.clip(np.round(cy + r * np.sin(t)).astype(int), 0, gray.shape[0] - 1)
+    band = gray[ys, xs].astype(int)
+    return float(np.mean(np.abs(band - np.median(band)) > _MARK_CONTRAST)) <= _BAND_INK
 
 
 def is_cross(gray: np.ndarray, b: Box, max_ink: float = 0.5) -> bool:

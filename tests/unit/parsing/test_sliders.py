@@ -81,3 +81,26 @@ def test_a_button_alone_is_no_slider():
     d.text((60, 24), "12", fill="black", font=font(15))
     ladder, parser = default_ladder()
     assert ScreenQueries(ladder, parser).slider(Observation.from_image(img)) is None
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_focused_thumb_read_as_two_glyphs_is_still_a_thumb(theme):
+    # at its track's end a focused thumb (a thick ring) and a speck beside it were read as one
+    # text of two glyphs ("口:"): neither a captionless face nor a one-glyph outline
+    import numpy as np
+
+    from gui_agent.parsing.elements import Element, ElementKind, ScreenParse
+    from gui_agent.parsing.sliders import find_sliders
+
+    c = THEMES[theme]
+    img, thumb = render_slider(True, 1.0, "8", theme, scale=2.0)
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle([thumb.left - 3, thumb.top - 3, thumb.right + 3, thumb.bottom + 3], radius=4,
+                        outline=c["fg"], width=3)
+    gray = np.asarray(img.convert("L"))
+    glyphs = Element(ElementKind.TEXT, Box(thumb.left - 6, thumb.top - 6, thumb.width + 22, thumb.height + 12),
+                     "口:", 0.6, "ocr")
+    value = Element(ElementKind.TEXT, Box(thumb.right + 40, thumb.top, 16, 20), "8", 0.99, "ocr")
+    found = find_sliders(ScreenParse((glyphs, value), img.width, img.height), gray)
+    assert any(f.thumb.contains(thumb.center) and f.horizontal and f.value == 8.0 and f.track.width > 4 * thumb.width
+               for f in found), (found, thumb)
