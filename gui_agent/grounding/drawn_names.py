@@ -32,6 +32,7 @@ FONTS_TRIED = 3            # fonts drawn per name: the best likeness counts
 MIN_INK_AREA = 24          # px: less ink than this is too little to compare (a "=" key's is 4 x 9)
 BAR_SHAPE = 0.4            # height / width below this: a bar ("-", "_")
 BAR_LIKENESS = 0.85        # a bar of ink named by a bar drawn: alike, by proportions alone
+FRINGE = 0.35              # of the strongest ink: weaker edge rows are a stroke's anti-aliasing
 _DRAW_PX = 64              # the height the name is drawn at before it is scaled to the element
 _BORDERED = (K.BUTTON, K.TEXT_FIELD, K.COMBO, K.TAB, K.CHECKBOX, K.RADIO)
 
@@ -85,7 +86,7 @@ def likeness(ink: np.ndarray, drawn: np.ndarray) -> float:
         return 0.0
     if h < 3 and dh < BAR_SHAPE * dw:
         # a bar ("-") a pixel or two thick: its proportions are all there is to compare
-        return BAR_LIKENESS if w >= 4 and h < BAR_SHAPE * w else 0.0
+        return BAR_LIKENESS if w >= 4 and h <= BAR_SHAPE * w else 0.0
     if h < 3 or w < 3 or h * w < MIN_INK_AREA:
         return 0.0
     ratio = (w / h) / (dw / dh)
@@ -106,8 +107,11 @@ def _ink(gray: np.ndarray, e: Element) -> np.ndarray | None:
         return None
     contrast = np.abs(patch.astype(np.float32) - float(np.median(patch)))
     ink = contrast > INK
-    rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
-    if rows.size == 0:
+    # a 1 px stroke drawn between two pixel rows inks the second one faintly: such a fringe
+    # row (or column) at the edge of the ink shifts a small glyph ("=" is 9 x 4) off its drawing
+    strong = contrast > FRINGE * float(contrast.max())
+    rows, cols = np.flatnonzero(ink.any(axis=1) & strong.any(axis=1)), np.flatnonzero(ink.any(axis=0) & strong.any(axis=0))
+    if rows.size == 0 or cols.size == 0:
         return None
     return contrast[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1] / float(contrast.max())
 

@@ -39,6 +39,8 @@ def direct_matches(query: TargetQuery, elements: Iterable[Element], use_labels: 
     likeness: list[Scored] = []
     read_whole = False
     close_query = query.text.strip().lower() in CLOSE_WORDS
+    elements = list(elements)
+    displays = [e.box for e in elements if e.kind in _VALUE_KINDS] if rgb is not None else []
     for e in elements:
         best = None
         named = (("text", e.text), ("label", e.label if use_labels else ""),
@@ -106,6 +108,14 @@ def direct_matches(query: TargetQuery, elements: Iterable[Element], use_labels: 
             if query.quoted and rgb is not None and _holds_a_value(rgb, e.box):
                 continue
             score, why = score * VALUE_FACTOR, why + "; the field's value, not its name"
+        if field == "text" and e.kind in (K.TEXT, K.LINK) and displays and not (query.kinds & _VALUE_KINDS):
+            # the same, read apart from its display (a tall display's value is a text of its own)
+            host = next((d for d in displays if d.contains(e.box.center) and d.area > 2 * e.box.area
+                         and _holds_a_value(rgb, d)), None)
+            if host is not None:
+                if query.quoted:
+                    continue
+                score, why = score * VALUE_FACTOR, why + "; a display's value, not a name"
         out.append(Scored(element, box, score * kind_factor(query, element.kind), why))
     return out if read_whole else out + likeness
 

@@ -87,7 +87,9 @@ class OcrGrounder:
 
             self._parser = ScreenParser()
         pixels = self._parser.parse(image)
-        pixels = split_bars(pixels, _gray(image), lambda box: self._parser.read_text(image, box))
+        window = observation.window if isinstance(observation, Observation) else None
+        pixels = split_bars(pixels, _gray(image), lambda box: self._parser.read_text(image, box),
+                            observation.box_to_image(window.box) if window and window.box else None)
         tree = tree_view.read() if tree_view is not None else None
         parsed = fuse_tree(pixels, tree) if tree is not None else pixels
         self._cache = [*self._cache[-(self._cache_size - 1):], (image, parsed)]

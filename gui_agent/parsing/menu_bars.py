@@ -24,6 +24,8 @@ K = ElementKind
 ReadBox = Callable[[Box], "str | None"]
 GAP_FACTOR = 1.0          # in a bar, a gap this many glyph heights wide separates two items
 TEXT_GAP_FACTOR = 2.0     # in a text line (some fonts space their words a glyph height apart)
+MENU_GAP_FACTOR = 0.6     # in a window's menu bar
+MENU_BAR_SPAN = 0.8       # a strip this share of the window's width across its top is its menu bar
 MIN_GAP_PX = 8
 MAX_HEIGHT = 44           # a bar is one line high
 BAR_RATIO = 8             # a widget taken for a bar is this many times wider than high ...
@@ -32,12 +34,13 @@ _TEXTS = (K.TEXT, K.LINK)
 _STRIPS = (K.TEXT_FIELD, K.BUTTON, K.COMBO)
 
 
-def split_bars(parse: ScreenParse, gray: np.ndarray, read: ReadBox) -> ScreenParse:
-    """``parse`` with every bar of separate words cut into one text element per word group."""
+def split_bars(parse: ScreenParse, gray: np.ndarray, read: ReadBox, window: Box | None = None) -> ScreenParse:
+    """``parse`` with every bar of separate words cut into one text element per word group;
+    ``window`` (the active window's box in image pixels, when known) tells its menu bar."""
     out: list[Element] = []
     changed = False
     for e in parse.elements:
-        pieces = bar_pieces(e, gray)
+        pieces = bar_pieces(e, gray, menu_bar=window is not None and _menu_bar_of(e.box, window))
         items = [Element(K.TEXT, p, text, e.score, "ocr") for p in pieces
                  for text in [_clean(read(p))] if text] if pieces else []
         if len(items) >= 2:
@@ -48,17 +51,25 @@ def split_bars(parse: ScreenParse, gray: np.ndarray, read: ReadBox) -> ScreenPar
     return replace(parse, elements=tuple(out)) if changed else parse
 
 
-def bar_pieces(e: Element, gray: np.ndarray) -> list[Box] | None:
-    """The boxes of a bar's items, left to right; None when ``e`` is no bar."""
+def _menu_bar_of(box: Box, window: Box) -> bool:
+    """A strip across the window's top: its menu bar."""
+    return abs(box.top - window.top) <= box.height and box.width >= MENU_BAR_SPAN * window.width \
+        and box.height <= MAX_HEIGHT
+
+
+def bar_pieces(e: Element, gray: np.ndarray, menu_bar: bool = False) -> list[Box] | None:
+    """The boxes of a bar's items, left to right; None when ``e`` is no bar. A ``menu_bar``'s
+    titles stand apart by the menu items' padding, which larger fonts do not widen: a gap
+    MENU_GAP_FACTOR of a glyph wide separates them (a space between words is a third of one)."""
     b = e.box
     if not e.text or len(e.text.split()) < 2 or b.height > MAX_HEIGHT or b.width < 4 * b.height:
         return None
-    strip = e.kind in _STRIPS
+    strip = e.kind in _STRIPS or menu_bar
     if not strip and e.kind not in _TEXTS:
         return None
-    if strip and b.width < BAR_RATIO * b.height:
+    if strip and b.width < BAR_RATIO * b.height and not menu_bar:
         return None
-    inset = 3 if strip else 0
+    inset = 3 if e.kind in _STRIPS else 0
     top, bottom = b.top + inset, b.bottom - inset
     left, right = b.left + inset, b.right - inset
     patch = gray[max(0, top):bottom, max(0, left):right].astype(np.int16)
@@ -73,7 +84,7 @@ def bar_pieces(e: Element, gray: np.ndarray) -> list[Box] | None:
     if rows.size == 0:
         return None
     glyph = int(rows[-1] - rows[0] + 1)
-    gap = max(MIN_GAP_PX, (GAP_FACTOR if strip else TEXT_GAP_FACTOR) * glyph)
+    gap = max(MIN_GAP_PX, (MENU_GAP_FACTOR if menu_bar else GAP_FACTOR if strip else TEXT_GAP_FACTOR) * glyph)
     cols = np.flatnonzero(ink.any(axis=0))
     segments: list[tuple[int, int]] = []
     start = prev = int(cols[0])

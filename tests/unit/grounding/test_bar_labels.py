@@ -45,3 +45,24 @@ def test_a_label_with_a_hint_beside_it_still_names_its_field(theme: str) -> None
     ladder, _ = default_ladder()
     found = ladder.resolve("the Email field", Observation.from_image(img))
     assert 52 <= found.point.y <= 80, found
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_tall_displays_value_read_apart_is_no_key(theme: str) -> None:
+    # a calculator's display taller than a text field: its "3" is read as a text of its own,
+    # still the display's value, not the "3" key under it
+    c = THEMES[theme]
+    img = Image.new("RGB", (420, 260), c["bg"])
+    d = ImageDraw.Draw(img)
+    d.rectangle((10, 10, 400, 84), fill=c["field"], outline=c["border"])
+    d.text((360, 22), "3", fill=c["fg"], font=font(44, "dejavu/DejaVuSans-Bold.ttf"))
+    keys = {}
+    for i, key in enumerate("123"):
+        box = (10 + 80 * i, 150, 83 + 80 * i, 184)
+        d.rounded_rectangle(box, 3, fill=c["face"], outline=c["border"])
+        d.text(((box[0] + box[2]) // 2, 167), key, fill=c["fg"], font=font(18), anchor="mm")
+        keys[key] = box
+    ladder, _ = default_ladder()
+    found = ladder.resolve('"3"', Observation.from_image(img))
+    left, top, right, bottom = keys["3"]
+    assert left <= found.point.x <= right and top <= found.point.y <= bottom, found

@@ -105,3 +105,36 @@ def test_a_key_s_one_symbol_is_found_by_its_drawing_on_a_key_two_rows_tall(theme
     for name in ("=", "/", "*", "-"):
         hit = ladder.resolve(f'"{name}"', obs)
         assert keys[name].contains(hit.point), (name, hit)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_symbol_with_a_faint_fringe_row_is_found_by_its_drawing(theme):
+    """A toolkit's hinted 1 px bar comes with a faint anti-aliased row above it: under a dark
+    theme the "=" key's ink was 9 x 5 px, a fringe row on top, and no longer looked like "="."""
+    import numpy as np
+
+    img, keys = _keypad(theme)
+    px = np.asarray(img).astype(np.float32)
+    for name in ("=", "-"):
+        b = keys[name]
+        face = px[b.top + 5:b.bottom - 5, b.left + 5:b.right - 5]      # a view: edited in place
+        bg = np.median(face.reshape(-1, 3), axis=0)
+        inked = np.abs(face - bg).max(axis=2) > 60
+        for y in range(1, face.shape[0]):
+            if inked[y].any() and not inked[y - 1].any():
+                face[y - 1][inked[y]] = bg + 0.25 * (face[y][inked[y]] - bg)
+    ladder, _ = default_ladder()
+    obs = Observation.from_image(Image.fromarray(px.astype(np.uint8)))
+    for name in ("=", "-", "/"):
+        hit = ladder.resolve(f'"{name}"', obs)
+        assert keys[name].contains(hit.point), (name, hit)
+
+
+def test_a_minus_two_pixels_thick_is_a_bar():
+    """A larger font draws "-" 2 px thick and 5 px wide: a bar still, by its proportions."""
+    import numpy as np
+
+    from gui_agent.grounding.drawn_names import drawing, likeness
+
+    assert max(likeness(np.ones((2, 5), np.float32), d) for d in drawing("-")) >= 0.8
+    assert max(likeness(np.ones((2, 2), np.float32), d) for d in drawing("-")) < 0.8   # a dot

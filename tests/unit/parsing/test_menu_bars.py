@@ -89,3 +89,28 @@ def test_a_popup_border_at_a_rows_edge_does_not_swallow_its_caption():
     pieces = bar_pieces(row, np.asarray(image.convert("L")))
     assert pieces is not None and len(pieces) == 2
     assert left - 4 <= pieces[0].left and pieces[0].right >= right, pieces
+
+
+def test_a_windows_menu_bar_in_a_large_font_is_cut_at_its_padding():
+    # larger fonts (a desktop's font scaling) do not widen the padding between menu titles:
+    # the gaps are less than a glyph high, yet at the window's top they separate the titles;
+    # a sentence there keeps its words together
+    big = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 20)
+    image = Image.new("RGB", (760, 40), (240, 240, 240))
+    draw = ImageDraw.Draw(image)
+    x, boxes = 8, {}
+    for word in WORDS:
+        left, top, right, bottom = draw.textbbox((x, 8), word, font=big)
+        draw.text((x, 8), word, font=big, fill=(20, 20, 20))
+        boxes[word] = Box.from_corners(left, top, right, bottom)
+        x = right + 15
+    gray = np.asarray(image.convert("L"))
+    window = Box(0, 0, 760, 400)
+    bar = Element(K.TEXT_FIELD, Box(0, 2, 760, 34), "Help File Edit Search View Documet", 1.0, "detector")
+    assert bar_pieces(bar, gray) is None                       # no window known: gaps too narrow
+    out = split_bars(ScreenParse((bar,), 760, 40), gray, _reader(image, boxes), window)
+    assert [e.text for e in out.elements] == list(WORDS)
+    sentence = Image.new("RGB", (760, 40), (240, 240, 240))
+    ImageDraw.Draw(sentence).text((8, 8), "Save the file before you close it", font=big, fill=(20, 20, 20))
+    line = Element(K.TEXT, Box(6, 6, 330, 28), "Save the file before you close it")
+    assert bar_pieces(line, np.asarray(sentence.convert("L")), menu_bar=True) is None
