@@ -28,8 +28,10 @@ ALIGNED = 0.7                # ... for this share of the rows (a row may be misr
 MAX_PITCH_FACTOR = 2.2       # rows no further apart than this many row heights (separators)
 EDGE_ROWS = 1.6              # first and last item within this many row pitches of the frame
 MAX_SCREEN_WIDTH = 0.6       # a menu is narrower than this share of the screen
+MIN_GROWTH = 12              # px: a section's frame grown by less is that section's own
 SIDE_SEARCH = 3              # px: a section's side and the frame's side line lie this close
 FULL_WIDTH = 0.9             # a "field" this wide in a menu is a section between separators
+SEPARATOR_PX = 3             # a side line may break this many rows where a separator meets it
 LINE_CONTRAST = 15           # grey levels between a frame's side line and the menu inside it
 RIVAL_BAND = 0.1             # matches this close to the best one are weighed by the menu
 OUTSIDE_MENU_FACTOR = 0.85   # beneath or beside an open menu: seldom what it was opened for
@@ -44,13 +46,20 @@ def open_menu(parse: ScreenParse, image: Any) -> Box | None:
 
     gray: Any = None
     found: list[Box] = []
+    wholes: list[Box] = []      # a section's frame grown to the whole menu's
     for panel in find_panels(image):
         if panel.width > MAX_SCREEN_WIDTH * parse.width or not _reads_as_menu(panel, parse.elements):
             continue
         if gray is None:
             gray = cv2.cvtColor(np.asarray(image.convert("RGB")), cv2.COLOR_RGB2GRAY)
         whole = _whole_frame(panel, gray)
-        found.append(whole if whole != panel and _reads_as_menu(whole, parse.elements) else panel)
+        if whole.height >= panel.height + MIN_GROWTH and _reads_as_menu(whole, parse.elements):
+            wholes.append(whole)
+        found.append(panel)
+    if wholes:
+        # a menu cut by separators is its sections' whole frame, not a window around it that
+        # reads as one while the menu covers most of it
+        return min(wholes, key=lambda b: b.area)
     outer = [b for b in found if not any(o != b and o.intersection(b) == b.area for o in found)]
     return min(outer, key=lambda b: b.area, default=None)
 
@@ -76,15 +85,23 @@ def _line_span(gray: Any, columns: range, inward: int, panel: Box) -> tuple[int,
         line = abs(gray[:, x].astype(int) - gray[:, x + inward].astype(int)) >= LINE_CONTRAST
         if not line[mid]:
             continue
-        top = mid
-        while top > 0 and line[top - 1]:
-            top -= 1
-        bottom = mid
-        while bottom + 1 < line.size and line[bottom + 1]:
-            bottom += 1
+        top, bottom = _run_end(line, mid, -1), _run_end(line, mid, +1)
         if bottom + 1 - top > best[1] - best[0]:
             best = (top, bottom + 1)
     return best
+
+
+def _run_end(line: Any, start: int, step: int) -> int:
+    """The last row of the run of ``line`` from ``start`` going ``step``, across breaks of up
+    to SEPARATOR_PX rows (where a separator meets the side, both are the frame's colour)."""
+    end, pos = start, start + step
+    while 0 <= pos < line.size:
+        if line[pos]:
+            end = pos
+        elif abs(pos - end) > SEPARATOR_PX:
+            break
+        pos += step
+    return end
 
 
 def _reads_as_menu(panel: Box, elements: tuple[Element, ...]) -> bool:

@@ -20,13 +20,14 @@ MENU = (150, 60, 420, 0)     # left, top, right (bottom follows from the rows)
 ROW = 25
 
 
-def _editor_with_open_menu(theme: str, font_name: str) -> tuple[Image.Image, dict[str, tuple[int, int]]]:
+def _editor_with_open_menu(theme: str, font_name: str, menu: tuple[int, int, int, int] = MENU,
+                           row: int = ROW, screen: int = 800) -> tuple[Image.Image, dict[str, tuple[int, int]]]:
     """An editor window whose document reads "copy" and "paste" (also menu items' names), with
     its Edit menu open over it; returns the image and each item's row (top, bottom)."""
     c = THEMES[theme]
     f = font(14, font_name)
     mono = font(15, "dejavu/DejaVuSansMono.ttf")
-    img = Image.new("RGB", (800, 520), (0, 0, 0))
+    img = Image.new("RGB", (screen, 520), (0, 0, 0))
     d = ImageDraw.Draw(img)
     d.rectangle([40, 20, 760, 500], fill=c["bg"], outline=c["border"])
     for x, word in ((50, "File"), (100, "Edit"), (150, "View"), (205, "Help")):
@@ -34,7 +35,7 @@ def _editor_with_open_menu(theme: str, font_name: str) -> tuple[Image.Image, dic
     d.rectangle([40, 52, 760, 500], fill=c["field"], outline=c["border"])
     d.text((46, 60), "copy", fill=c["fg"], font=mono)              # the document, beneath
     d.text((46, 330), "paste", fill=c["fg"], font=mono)
-    left, top, right, _ = MENU
+    left, top, right, _ = menu
     rows, y = {}, top + 4
     lines = []
     for i, section in enumerate(SECTIONS):
@@ -42,16 +43,17 @@ def _editor_with_open_menu(theme: str, font_name: str) -> tuple[Image.Image, dic
             lines.append(y + 3)
             y += 7
         for item in section:
-            rows[item] = (y, y + ROW)
-            y += ROW
+            rows[item] = (y, y + row)
+            y += row
     bottom = y + 4
     d.rectangle([left, top, right, bottom], fill=c["field"], outline=c["border"])
     for ly in lines:
         d.line([left + 1, ly, right - 1, ly], fill=c["border"])
     for item, (y0, _) in rows.items():
-        d.text((left + 26, y0 + 5), item, fill=c["fg"], font=f)
+        d.text((left + 26, y0 + row // 5), item, fill=c["fg"], font=f)
         if item in SHORTCUTS:
-            d.text((right - 60, y0 + 5), SHORTCUTS[item], fill=c["fg"], font=f)
+            d.text((right - 14 - d.textlength(SHORTCUTS[item], font=f), y0 + row // 5), SHORTCUTS[item],
+                   fill=c["fg"], font=f)
     return img, rows
 
 
@@ -92,3 +94,34 @@ def test_a_framed_form_is_no_menu(theme: str) -> None:
     ladder, _ = default_ladder()
     parse = ladder.grounders[-1].parse(Observation.from_image(img))
     assert open_menu(parse, img) is None
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_large_menu_over_most_of_its_window_is_the_menu_not_the_window(theme: str) -> None:
+    # in a large font the menu covers most of its window, from the menu bar down past the
+    # window's bottom: the window's frame then reads as a menu too (mostly the menu's rows);
+    # the menu is its sections' whole frame
+    from gui_agent.geometry import Box
+    from gui_agent.parsing.elements import Element, ElementKind, ScreenParse
+
+    c = THEMES[theme]
+    img = Image.new("RGB", (1280, 560), (0, 0, 0))
+    d = ImageDraw.Draw(img)
+    d.rectangle([40, 20, 700, 500], fill=c["bg"], outline=c["border"])
+    d.line([41, 52, 699, 52], fill=c["border"])
+    texts = []
+    for x, word in ((50, "File"), (100, "Edit"), (150, "View")):
+        d.text((x, 28), word, fill=c["fg"], font=font(14))
+        texts.append(Element(ElementKind.TEXT, Box(x, 28, 30, 18), word))
+    d.rectangle([100, 52, 560, 540], fill=c["field"], outline=c["border"])
+    y = 60
+    items = ("Undo", "Redo", "Cut", "Copy", "Paste", "Delete", "Find", "Replace", "Select All", "Options")
+    for i, item in enumerate(items):
+        if i in (2, 6, 9):
+            d.line([101, y - 4, 559, y - 4], fill=c["border"])
+            y += 4
+        d.text((126, y + 8), item, fill=c["fg"], font=font(14))
+        texts.append(Element(ElementKind.TEXT, Box(126, y + 8, 60, 18), item))
+        y += 46
+    menu = open_menu(ScreenParse(tuple(texts), 1280, 560), img)
+    assert menu is not None and abs(menu.left - 100) <= 4 and abs(menu.right - 560) <= 4, menu
