@@ -37,6 +37,19 @@ def font(size: int = 15, name: str = "dejavu/DejaVuSans.ttf") -> ImageFont.FreeT
     return ImageFont.truetype(str(FONT_DIR / name), size)
 
 
+def draw_app_window(draw: ImageDraw.ImageDraw, theme: str, frame: tuple[int, int, int, int],
+                    menus: tuple[str, ...] = ("File", "Edit", "View"), bar_line: int | None = None) -> None:
+    """An application window's frame (left, top, right, bottom) with its menu bar's titles
+    along its top, 50 px apart, and a line under the bar at ``bar_line`` when given."""
+    c = THEMES[theme]
+    left, top, right, bottom = frame
+    draw.rectangle([left, top, right, bottom], fill=c["bg"], outline=c["border"])
+    for k, word in enumerate(menus):
+        draw.text((left + 10 + 50 * k, top + 8), word, fill=c["fg"], font=font(14))
+    if bar_line is not None:
+        draw.line([left + 1, bar_line, right - 1, bar_line], fill=c["border"])
+
+
 def render_form(theme: str = "light", size: tuple[int, int] = (1280, 800), name_value: str = "",
                 remember: bool = True, font_name: str = "dejavu/DejaVuSans.ttf") -> tuple[Image.Image, list[Truth]]:
     """A settings-like form drawn with Pillow; returns the image and its ground truth."""

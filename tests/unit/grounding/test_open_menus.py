@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 from gui_agent.grounding.default import default_ladder
 from gui_agent.grounding.open_menus import open_menu
 from gui_agent.screen.observation import Observation
-from tests.support.pillow_form import THEMES, font
+from tests.support.pillow_form import THEMES, draw_app_window, font
 
 FONTS = ("dejavu/DejaVuSans.ttf", "liberation/LiberationSans-Regular.ttf")
 SECTIONS = (("Undo", "Redo"), ("Cut", "Copy", "Paste"), ("Delete",), ("Select All",))
@@ -107,12 +107,8 @@ def test_a_large_menu_over_most_of_its_window_is_the_menu_not_the_window(theme: 
     c = THEMES[theme]
     img = Image.new("RGB", (1280, 560), (0, 0, 0))
     d = ImageDraw.Draw(img)
-    d.rectangle([40, 20, 700, 500], fill=c["bg"], outline=c["border"])
-    d.line([41, 52, 699, 52], fill=c["border"])
-    texts = []
-    for x, word in ((50, "File"), (100, "Edit"), (150, "View")):
-        d.text((x, 28), word, fill=c["fg"], font=font(14))
-        texts.append(Element(ElementKind.TEXT, Box(x, 28, 30, 18), word))
+    draw_app_window(d, theme, (40, 20, 700, 500), bar_line=52)
+    texts = [Element(ElementKind.TEXT, Box(50 + 50 * k, 28, 30, 18), word) for k, word in enumerate(("File", "Edit", "View"))]
     d.rectangle([100, 52, 560, 540], fill=c["field"], outline=c["border"])
     y = 60
     items = ("Undo", "Redo", "Cut", "Copy", "Paste", "Delete", "Find", "Replace", "Select All", "Options")

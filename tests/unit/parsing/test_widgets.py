@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 from gui_agent.geometry import Box
 from gui_agent.parsing.elements import ElementKind
 from gui_agent.parsing.widgets import detect_widgets
-from tests.support.pillow_form import SANS, THEMES, font, matches, render_form
+from tests.support.pillow_form import SANS, THEMES, draw_app_window, font, matches, render_form
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
@@ -243,9 +243,7 @@ def test_a_text_view_sharing_its_window_frame_is_found_under_the_menu_bar(theme:
     c = THEMES[theme]
     image = Image.new("RGB", (1000, 700), (0, 0, 0))
     d = ImageDraw.Draw(image)
-    d.rectangle([300, 140, 940, 640], fill=c["bg"], outline=c["border"])
-    for x, word in ((310, "File"), (360, "Edit"), (410, "Search")):
-        d.text((x, 150), word, fill=c["fg"], font=font(14))
+    draw_app_window(d, theme, (300, 140, 940, 640), ("File", "Edit", "Search"))
     d.rectangle([300, 210, 940, 620], fill=c["field"], outline=c["border"])
     found = [e for e in detect_widgets(np.asarray(image)) if e.kind == ElementKind.TEXT_FIELD]
     assert any(abs(e.box.top - 210) <= 4 and abs(e.box.bottom - 621) <= 4 and e.box.width > 600
