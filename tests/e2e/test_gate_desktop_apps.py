@@ -25,10 +25,9 @@ pytestmark = [pytest.mark.e2e("xvfb", "input", "a11y"), pytest.mark.slow, pytest
 
 SUITE = REPO / "datasets" / "suites" / "desktop-apps.yaml"
 TASKS = 44
-# The README's "Real desktop applications" table. From pixels alone a task or two (a key under
-# the tooltip of the one clicked before, a menu read as one block) comes and goes between runs
-# (31-32 measured): the gate is the floor the README gives for it (28).
-QUOTED = {"tree": 43, "pixels": 28}
+# The README's "Real desktop applications" table. From pixels alone a task may come and go
+# between runs under load (42 measured): the gate is the floor the README gives for it (40).
+QUOTED = {"tree": 43, "pixels": 40}
 SETS = {"tuning": ("zenity", "mousepad", "galculator", "featherpad"),
         "validation": ("yad", "gnumeric", "speedcrunch")}
 APPS = {"zenity": "zenity", "yad": "yad", "mousepad": "mousepad", "galculator": "galculator",
