@@ -25,7 +25,8 @@ from PIL import Image
 from ..geometry import Box, Point
 from ..parsing.elements import Accessible, Element, ElementKind, ScreenParse, Window
 from ..screen.observation import MonitorGeometry
-from .roles import KEPT_STATES, LABELLED, TEXT_ROLES, WINDOW_ROLES, is_checked, kind_of
+from .atspi_nodes import AtspiHandle, clean_name, labelled_by, node_states, text_of, toggle_cell
+from .roles import LABELLED, TEXT_ROLES, WINDOW_ROLES, is_checked, kind_of
 from .stacking import Stacking, X11Stacking
 
 log = logging.getLogger(__name__)
@@ -36,7 +37,6 @@ CALL_TIMEOUT_MS = 800         # one D-Bus call to an application (a hung one mus
 STARTUP_TIMEOUT_MS = 3000
 MAX_NODES = 4000              # per read
 MAX_CHILDREN = 400            # a node with more (a big table's cells) is not walked into
-MAX_VALUE_CHARS = 2000        # a field's text read back, at most
 CACHE_SECONDS = 10.0          # a window's read is kept this long while its pixels do not change
 _POPUP_KINDS = frozenset({K.MENU, K.MENU_ITEM})
 
@@ -61,41 +61,6 @@ class _Read:
     digest: str
     elements: tuple[Element, ...]
     at: float
-
-
-class AtspiHandle:
-    """A live AT-SPI node (see :class:`~gui_agent.parsing.elements.AccessibleHandle`)."""
-
-    def __init__(self, node: Any) -> None:
-        self._node = node
-
-    def states(self) -> frozenset[str] | None:
-        try:
-            return _states(self._node.get_state_set())
-        except Exception:  # GLib.Error: the node or its application is gone
-            return None
-
-    def value(self) -> str | None:
-        try:
-            return _text_of(self._node)
-        except Exception:  # GLib.Error: gone
-            return None
-
-
-def _states(state_set: Any) -> frozenset[str]:
-    names = {s.value_nick for s in state_set.get_states()}
-    if "sensitive" in names and "enabled" not in names:
-        names.add("enabled")
-    return frozenset(names & KEPT_STATES)
-
-
-def _text_of(node: Any) -> str | None:
-    from gi.repository import Atspi
-
-    if "Text" not in node.get_interfaces():
-        return None
-    count = Atspi.Text.get_character_count(node)
-    return Atspi.Text.get_text(node, 0, min(count, MAX_VALUE_CHARS)) if count > 0 else ""
 
 
 def bus_missing(env: dict[str, str] | None = None) -> str | None:
@@ -217,14 +182,14 @@ class AtspiSource:
                     node = app.get_child_at_index(j)
                     if node is None:
                         continue
-                    states = _states(node.get_state_set())
+                    states = node_states(node.get_state_set())
                     role = node.get_role_name()
                     if "showing" not in states or role not in WINDOW_ROLES:
                         continue
                     ext = node.get_extents(atspi.CoordType.SCREEN)
                     if ext.width <= 1 or ext.height <= 1:
                         continue
-                    yield _Win(node, f"{pid}:{node.path}", _clean(node.get_name()),
+                    yield _Win(node, f"{pid}:{node.path}", clean_name(node.get_name()),
                                role, Box(ext.x, ext.y, ext.width, ext.height),
                                "active" in states, pid, "modal" in states)
             except Exception as exc:  # GLib.Error: the application went away
@@ -260,7 +225,7 @@ class AtspiSource:
             node, depth, parent = stack.pop()
             visited += 1
             try:
-                states = _states(node.get_state_set())
+                states = node_states(node.get_state_set())
                 if depth > 0 and "showing" not in states:
                     continue
                 role = node.get_role_name()
@@ -290,21 +255,21 @@ class AtspiSource:
         box = _to_image(on_screen, monitor, size)
         if box is None or box.width < 2 or box.height < 2:
             return None
-        name = _clean(node.get_name())
-        value = _text_of(node) if kind == K.TEXT_FIELD or role in TEXT_ROLES else None
+        name = clean_name(node.get_name())
+        value = text_of(node) if kind == K.TEXT_FIELD or role in TEXT_ROLES else None
         label = ""
         if kind in LABELLED:
-            label = name or _labelled_by(node)
-            text = _clean(value or "") if kind == K.TEXT_FIELD else name
+            label = name or labelled_by(node)
+            text = clean_name(value or "") if kind == K.TEXT_FIELD else name
         else:
-            text = name or _clean(value or "")
+            text = name or clean_name(value or "")
             if not text and kind in (K.CHECKBOX, K.RADIO, K.BUTTON):
-                label = _labelled_by(node)
+                label = labelled_by(node)
         if kind == K.TEXT and not text:
-            if not _toggle_cell(node, role):
+            if not toggle_cell(node, role):
                 return None      # an empty label or display names nothing
             kind = K.CHECKBOX    # a list's check box column (a toggle cell: no text, an action)
-        info = Accessible(role, states, value, _clean(node.get_description()), win.title,
+        info = Accessible(role, states, value, clean_name(node.get_description()), win.title,
                           win.active, AtspiHandle(node))
         checked = "checked" in states if kind == K.CHECKBOX else is_checked(kind, role, states)
         return Element(kind, box, text, 1.0, "a11y", checked, label, info)
@@ -353,30 +318,6 @@ def _covered(e: Element, monitor: MonitorGeometry, stacking: Stacking | None, in
     return False
 
 
-def _toggle_cell(node: Any, role: str) -> bool:
-    """A cell of a list or tree that holds a check box (it can be acted on, shows no text)."""
-    if role not in ("table cell", "tree item", "list item"):
-        return False
-    try:
-        interfaces = node.get_interfaces()
-    except Exception:  # GLib.Error: gone
-        return False
-    return "Action" in interfaces and "Text" not in interfaces
-
-
-def _labelled_by(node: Any) -> str:
-    from gi.repository import Atspi
-
-    try:
-        for relation in node.get_relation_set():
-            if relation.get_relation_type() == Atspi.RelationType.LABELLED_BY \
-                    and relation.get_n_targets():
-                return _clean(relation.get_target(0).get_name())
-    except Exception:  # GLib.Error
-        return ""
-    return ""
-
-
 def _to_image(box: Box, monitor: MonitorGeometry, size: tuple[int, int]) -> Box | None:
     """A box in screen coordinates as image pixels of ``monitor``, clipped; None when it is
     not on that monitor."""
@@ -388,11 +329,6 @@ def _to_image(box: Box, monitor: MonitorGeometry, size: tuple[int, int]) -> Box 
     if x1 - x0 < 1 or y1 - y0 < 1:
         return None
     return Box.from_corners(x0, y0, x1, y1)
-
-
-def _clean(text: str | None) -> str:
-    """A name as shown: spaces squeezed (GTK pads menu items with spaces for their shortcut)."""
-    return " ".join((text or "").split())
 
 
 def _pump(context: Any) -> None:

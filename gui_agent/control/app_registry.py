@@ -29,7 +29,6 @@ import logging
 import os
 import plistlib
 import re
-import shlex
 import shutil
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -39,11 +38,17 @@ from typing import Protocol
 
 from ..errors import ControlError
 from ..safety.commands import program_of
+from .desktop_entries import (
+    entry_list,
+    entry_true,
+    exec_argv,
+    read_desktop_entry,
+    xdg_application_dirs,
+)
 
 log = logging.getLogger(__name__)
 
 MAX_ENTRY_BYTES = 256 * 1024
-_FIELD_CODE = re.compile(r"%[fFuUdDnNickvm]")
 _ALLOW_HINT = ("To allow it, add its program name to allow_apps in the [agent] table of the "
                "config file (gui-agent config path prints where it is), e.g. allow_apps = [{}]")
 
@@ -106,64 +111,6 @@ def check_app_name(name: str) -> str:
 
 
 # -- XDG desktop entries ---------------------------------------------------------------------
-
-def xdg_application_dirs(env: Mapping[str, str] | None = None) -> tuple[Path, ...]:
-    """$XDG_DATA_HOME/applications, then each of $XDG_DATA_DIRS/applications (spec defaults)."""
-    env = os.environ if env is None else env
-    home = env.get("XDG_DATA_HOME") or str(Path(env.get("HOME") or Path.home()) / ".local/share")
-    dirs = env.get("XDG_DATA_DIRS") or "/usr/local/share:/usr/share"
-    out: list[Path] = []
-    for d in [home, *dirs.split(":")]:
-        if d.strip() and Path(d, "applications") not in out:
-            out.append(Path(d, "applications"))
-    return tuple(out)
-
-
-def _unescape(value: str) -> str:
-    table = {"s": " ", "n": "\n", "t": "\t", "r": "\r", "\\": "\\"}
-    return re.sub(r"\\(.)", lambda m: table.get(m.group(1), m.group(0)), value)
-
-
-def read_desktop_entry(text: str) -> dict[str, str]:
-    """The keys of the ``[Desktop Entry]`` group (``Name[de]`` kept as written), unescaped."""
-    keys: dict[str, str] = {}
-    group = None
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("[") and line.endswith("]"):
-            group = line[1:-1]
-            continue
-        if group == "Desktop Entry" and "=" in line:
-            key, _, value = line.partition("=")
-            keys.setdefault(key.strip(), _unescape(value.strip()))
-    return keys
-
-
-def exec_argv(exec_line: str) -> tuple[str, ...]:
-    """An Exec value -> argv: quoting per the spec, field codes removed ('%%' is '%')."""
-    try:
-        words = shlex.split(exec_line, posix=True)
-    except ValueError:
-        return ()
-    out: list[str] = []
-    for word in words:
-        if _FIELD_CODE.fullmatch(word):
-            continue
-        word = re.sub(r"%%|%[A-Za-z]", lambda m: "%" if m.group(0) == "%%" else "", word)
-        if word:
-            out.append(word)
-    return tuple(out)
-
-
-def _true(value: str | None) -> bool:
-    return (value or "").strip().lower() == "true"
-
-
-def _list(value: str | None) -> tuple[str, ...]:
-    return tuple(v.strip() for v in (value or "").split(";") if v.strip())
-
 
 @dataclass(frozen=True)
 class _Desktop:
@@ -236,8 +183,8 @@ class XdgApplications:
         except OSError as exc:
             log.debug("cannot read %s: %s", path, exc)
             return None
-        if (keys.get("Type") != "Application" or _true(keys.get("Hidden"))
-                or _true(keys.get("NoDisplay")) or not self._shown_here(keys)
+        if (keys.get("Type") != "Application" or entry_true(keys.get("Hidden"))
+                or entry_true(keys.get("NoDisplay")) or not self._shown_here(keys)
                 or not self._installed(keys.get("TryExec"))):
             return None
         argv = exec_argv(keys.get("Exec", ""))
@@ -246,8 +193,8 @@ class XdgApplications:
             return None
         program, args = program_of(argv)
         entry = AppEntry(name=name, argv=argv, source=str(path), app_id=desktop_id,
-                         categories=_list(keys.get("Categories")),
-                         terminal=_true(keys.get("Terminal")), workdir=keys.get("Path") or None)
+                         categories=entry_list(keys.get("Categories")),
+                         terminal=entry_true(keys.get("Terminal")), workdir=keys.get("Path") or None)
         names = {fold_name(v) for k, v in keys.items() if k == "Name" or k.startswith("Name[")}
         generic = {fold_name(v) for k, v in keys.items()
                    if k == "GenericName" or k.startswith("GenericName[")}
@@ -257,8 +204,8 @@ class XdgApplications:
     def _shown_here(self, keys: Mapping[str, str]) -> bool:
         if not self.desktops:
             return True
-        only = {d.casefold() for d in _list(keys.get("OnlyShowIn"))}
-        hidden = {d.casefold() for d in _list(keys.get("NotShowIn"))}
+        only = {d.casefold() for d in entry_list(keys.get("OnlyShowIn"))}
+        hidden = {d.casefold() for d in entry_list(keys.get("NotShowIn"))}
         return (not only or bool(only & self.desktops)) and not hidden & self.desktops
 
     def _installed(self, try_exec: str | None) -> bool:

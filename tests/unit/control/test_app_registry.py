@@ -16,10 +16,8 @@ from gui_agent.control.app_registry import (
     MacApplications,
     WindowsStartMenu,
     XdgApplications,
-    exec_argv,
-    read_desktop_entry,
-    xdg_application_dirs,
 )
+from gui_agent.control.desktop_entries import exec_argv, read_desktop_entry, xdg_application_dirs
 from gui_agent.errors import ConfigError, ControlError
 from gui_agent.safety import SafetyContext, SafetyGate, SafetyPolicy
 
