@@ -36,8 +36,8 @@ def without_underlines(crop: np.ndarray) -> np.ndarray:
         y = bottom
         while y >= top and rows[y]:
             y -= 1
-        if y < top:                                  # one band: the text itself
-            break
+        if y < top:                                  # one band: the text itself ...
+            return _mnemonic_painted(crop, ink, background) if out is crop else out
         above = np.flatnonzero(rows[:y + 1])
         text_height = int(above[-1] - above[0] + 1)
         band = slice(y + 1, bottom + 1)
@@ -49,6 +49,37 @@ def without_underlines(crop: np.ndarray) -> np.ndarray:
             out = crop.copy()
         out[band] = background
         rows[band] = False
+    return out
+
+
+def _mnemonic_painted(crop: np.ndarray, ink: np.ndarray, background: np.ndarray) -> np.ndarray:
+    """... or a letter's short underline (a mnemonic: "F" of "File") whose rows a neighbour's
+    tail reaches ("e"): apart from the glyph above it within its own columns, thin, and as wide as
+    that glyph. Painted over in those columns only."""
+    rows = np.flatnonzero(ink.any(axis=1))
+    bottom = int(rows[-1])
+    start, run = _longest_run(ink[bottom:bottom + 1])
+    if run < 3:
+        return crop
+    cols = ink[:, start:start + run].any(axis=1)
+    y = bottom
+    while y >= 0 and cols[y]:
+        y -= 1
+    above = np.flatnonzero(cols[:y + 1]) if y >= 0 else np.array([], int)
+    if above.size == 0:
+        return crop                                  # an underscore: nothing above it
+    text_height = int(rows[-1] - rows[0] + 1)
+    glyph = ink[:y + 1, start:start + run].any(axis=0).mean()
+    if bottom - y > max(2, text_height // 8) or run < 0.3 * text_height or glyph < 0.75:
+        return crop
+    # the glyph's foot right above the gap lies within the line's columns: a "0"'s bottom arc
+    # under its hole has the glyph's sides beside it
+    left = max(0, start - 1)
+    foot = np.flatnonzero(ink[max(0, y - 3):y + 1, left:start + run + 1].any(axis=0)) + left
+    if foot.size and (foot[0] < start or foot[-1] >= start + run):
+        return crop
+    out = crop.copy()
+    out[y + 1:bottom + 1, start:start + run] = background
     return out
 
 

@@ -83,3 +83,27 @@ def test_a_menu_title_read_alone_loses_its_mnemonic_underline(theme):
     base = 12 + f.getbbox("F")[3] + 1
     d.line([(10, base), (10 + round(d.textlength("F", font=f)), base)], fill=c["fg"])
     assert ScreenParser().read_text(img, Box(6, 4, 40, 26)) == "File"
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_mnemonic_underline_level_with_a_letter_s_tail_is_painted_over(theme):
+    # a larger font: the "F"'s underline, 2 px thick, lies a blank row under the "F", but the
+    # tail of the "e" beside it reaches that row, so no row of the whole text parts the line
+    # from the glyphs: it is painted over in its own columns only, the "e" kept
+    import numpy as np
+
+    from gui_agent.geometry import Box
+    from gui_agent.parsing.screen_parser import ScreenParser
+
+    c = THEMES[theme]
+    img = Image.new("RGB", (200, 50), c["bg"])
+    d = ImageDraw.Draw(img)
+    f = font(18)
+    d.text((10, 12), "File", fill=c["fg"], font=f)
+    inked = np.flatnonzero((np.abs(np.asarray(img.convert("L")).astype(int) - int(np.mean(c["bg"]))) > 60).any(axis=1))
+    last = int(inked[-1])                                   # the glyphs' last row
+    e_right = 10 + round(d.textlength("File", font=f)) - 3
+    d.point((e_right, last + 1), fill=c["fg"])               # the "e"'s tail, a row lower
+    f_left, _, f_right, _ = d.textbbox((10, 12), "F", font=f)          # under the "F"'s ink
+    d.rectangle([f_left, last + 2, f_right - 2, last + 3], fill=c["fg"])
+    assert ScreenParser().read_text(img, Box(6, 4, 60, 36)) == "File"
