@@ -34,6 +34,7 @@ from .live_view import LiveView, Overlay, pil_to_qimage
 from .panels import Panels, load_app_settings
 from .recorder_flow import RecorderFlow
 from .recorder_flow import hotkey_label as _hotkey_label
+from .run_outcome import outcome_summary, run_folder_link
 from .run_prompts import answer_prompt
 from .skill_suggestions import SkillSuggester, open_run_form
 from .status_panel import StatusPanel
@@ -44,11 +45,6 @@ from .task_history import TaskHistory, default_history_file
 log = logging.getLogger(__name__)
 
 HIDE_DELAY_S = 0.3          # lets the screen repaint under the hidden window before the first look
-OUTCOME_TEXT = {"done": "Done", "failed": "Failed", "refused": "Refused", "stopped": "Stopped",
-                "error": "Error"}
-OUTCOME_STYLE = {"done": "color: #16803d;", "stopped": "color: #6b7280;"}
-
-
 class MainWindow(QMainWindow):
     def __init__(self, agent_factory: AgentFactory | None = None, *,
                  settings_loader: Any = None, history: TaskHistory | None = None,
@@ -343,21 +339,11 @@ class MainWindow(QMainWindow):
         self._set_running(False)
         self.panel.hide()
         self.run_dir = result.run_dir
-        word = OUTCOME_TEXT.get(result.outcome, result.outcome)
-        text = f"{word} — {len(result.steps)} steps in {result.seconds:.1f} s"
         if getattr(result, "skill", None):
-            text += f" (skill {result.skill!r})"
             self.plan_label.setText(f"Done by the skill {result.skill!r}: no planning needed.")
-        if result.reason:
-            text += f": {result.reason}"
-        if result.answer:
-            text += f" — answer: {result.answer}"
-        self._set_outcome_text(text, OUTCOME_STYLE.get(result.outcome, "color: #b91c1c;"))
+        self._set_outcome_text(*outcome_summary(result))
         if result.run_dir is not None:
-            name = Path(result.run_dir).name
-            name = name if len(name) <= 40 else name[:39] + "…"
-            self.folder_label.setText(f'run folder: <a href="{QUrl.fromLocalFile(str(result.run_dir)).toString()}">'
-                                      f"{name}</a>")
+            self.folder_label.setText(run_folder_link(result.run_dir))
             self.folder_label.setToolTip(f"Open {result.run_dir}")
         if self._hidden_for_run and not self._closing:
             self.show()
