@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
+from gui_agent.geometry import Box
 from gui_agent.parsing.ocr import OcrEngine
+from gui_agent.parsing.screen_parser import ScreenParser
 from gui_agent.parsing.underlines import without_underlines
 from tests.support.pillow_form import THEMES, font
 
@@ -68,20 +70,23 @@ def test_the_short_underline_of_a_lone_symbol_is_painted_over_and_an_underscore_
     assert without_underlines(under) is under
 
 
+def _menu_title(theme: str, size: int) -> tuple[Image.Image, ImageDraw.ImageDraw, object]:
+    """"File" drawn as a menu bar's title at ``size`` px, with its draw and font objects."""
+    c = THEMES[theme]
+    img = Image.new("RGB", (200, 50), c["bg"])
+    d = ImageDraw.Draw(img)
+    f = font(size)
+    d.text((10, 12), "File", fill=c["fg"], font=f)
+    return img, d, f
+
+
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_a_menu_title_read_alone_loses_its_mnemonic_underline(theme):
     # "File" with its "F" underlined (Alt+F): read alone, as a menu bar's item is, the
     # underline made it "Eile"
-    from gui_agent.geometry import Box
-    from gui_agent.parsing.screen_parser import ScreenParser
-
-    c = THEMES[theme]
-    img = Image.new("RGB", (200, 40), c["bg"])
-    d = ImageDraw.Draw(img)
-    f = font(13)
-    d.text((10, 12), "File", fill=c["fg"], font=f)
+    img, d, f = _menu_title(theme, 13)
     base = 12 + f.getbbox("F")[3] + 1
-    d.line([(10, base), (10 + round(d.textlength("F", font=f)), base)], fill=c["fg"])
+    d.line([(10, base), (10 + round(d.textlength("F", font=f)), base)], fill=THEMES[theme]["fg"])
     assert ScreenParser().read_text(img, Box(6, 4, 40, 26)) == "File"
 
 
@@ -90,16 +95,8 @@ def test_a_mnemonic_underline_level_with_a_letter_s_tail_is_painted_over(theme):
     # a larger font: the "F"'s underline, 2 px thick, lies a blank row under the "F", but the
     # tail of the "e" beside it reaches that row, so no row of the whole text parts the line
     # from the glyphs: it is painted over in its own columns only, the "e" kept
-    import numpy as np
-
-    from gui_agent.geometry import Box
-    from gui_agent.parsing.screen_parser import ScreenParser
-
     c = THEMES[theme]
-    img = Image.new("RGB", (200, 50), c["bg"])
-    d = ImageDraw.Draw(img)
-    f = font(18)
-    d.text((10, 12), "File", fill=c["fg"], font=f)
+    img, d, f = _menu_title(theme, 18)
     inked = np.flatnonzero((np.abs(np.asarray(img.convert("L")).astype(int) - int(np.mean(c["bg"]))) > 60).any(axis=1))
     last = int(inked[-1])                                   # the glyphs' last row
     e_right = 10 + round(d.textlength("File", font=f)) - 3
