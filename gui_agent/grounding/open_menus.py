@@ -16,6 +16,7 @@ from typing import Any
 
 from ..geometry import Box
 from ..parsing.elements import Element, ElementKind, ScreenParse
+from ..parsing.reading_order import group_rows
 from .matching import match_text
 from .scored import Scored
 from .spatial import find_panels
@@ -44,14 +45,12 @@ def open_menu(parse: ScreenParse, image: Any) -> Box | None:
     import cv2
     import numpy as np
 
-    gray: Any = None
+    gray = cv2.cvtColor(np.asarray(image.convert("RGB")), cv2.COLOR_RGB2GRAY)
     found: list[Box] = []
     wholes: list[Box] = []      # a section's frame grown to the whole menu's
-    for panel in find_panels(image):
+    for panel in find_panels(image, gray=gray):
         if panel.width > MAX_SCREEN_WIDTH * parse.width or not _reads_as_menu(panel, parse.elements):
             continue
-        if gray is None:
-            gray = cv2.cvtColor(np.asarray(image.convert("RGB")), cv2.COLOR_RGB2GRAY)
         whole = _whole_frame(panel, gray)
         if whole.height >= panel.height + MIN_GROWTH and _reads_as_menu(whole, parse.elements):
             wholes.append(whole)
@@ -108,10 +107,11 @@ def _reads_as_menu(panel: Box, elements: tuple[Element, ...]) -> bool:
     inside = [e for e in elements if panel.contains(e.box.center) and e.box.area < 0.5 * panel.area]
     if any(e.kind in _INPUTS and e.box.width < FULL_WIDTH * panel.width for e in inside):
         return False        # (a section between two separators may be taken for a field)
-    rows = _rows([e for e in inside if (e.kind in _CAPTIONS or e.kind in _INPUTS) and e.text.strip()])
+    rows = group_rows([e for e in inside if (e.kind in _CAPTIONS or e.kind in _INPUTS) and e.text.strip()],
+                      lambda e: e.box)
     if len(rows) < MIN_ROWS:
         return False
-    firsts = [min(row, key=lambda e: e.box.left) for row in rows]
+    firsts = [row[0] for row in rows]          # each row's leftmost element
     if any(len(" ".join(e.text for e in row).split()) > MAX_ROW_WORDS for row in rows):
         return False
     # a row read as one block across the menu (a section between separators) starts at its
@@ -132,17 +132,6 @@ def _reads_as_menu(panel: Box, elements: tuple[Element, ...]) -> bool:
         return False
     return (tops[0] - panel.top <= EDGE_ROWS * pitch
             and panel.bottom - firsts[-1].box.bottom <= EDGE_ROWS * pitch)
-
-
-def _rows(elements: list[Element]) -> list[list[Element]]:
-    """Elements grouped into rows by their vertical centres, top to bottom."""
-    rows: list[list[Element]] = []
-    for e in sorted(elements, key=lambda e: e.box.center.y):
-        if rows and abs(rows[-1][0].box.center.y - e.box.center.y) <= rows[-1][0].box.height / 2:
-            rows[-1].append(e)
-        else:
-            rows.append([e])
-    return rows
 
 
 def weighed_by_open_menu(scored: list[Scored], name: str, parse: ScreenParse, image: Any) -> list[Scored]:

@@ -87,12 +87,14 @@ def relation_factor(kind: str, box: Box, anchor: Box) -> float:
     return 0.0 if d is None else 1.0 / (1.0 + d / scale)
 
 
-def find_panels(image: Any, min_width: int = 80, min_height: int = 60) -> list[Box]:
-    """Rectangular frames on the screen (dialogs, group boxes, panels), from their edges."""
+def find_panels(image: Any, min_width: int = 80, min_height: int = 60, gray: Any = None) -> list[Box]:
+    """Rectangular frames on the screen (dialogs, group boxes, panels), from their edges;
+    ``gray``: the image's grey levels when the caller has them already."""
     import cv2
     import numpy as np
 
-    gray = cv2.cvtColor(np.asarray(image.convert("RGB")), cv2.COLOR_RGB2GRAY)
+    if gray is None:
+        gray = cv2.cvtColor(np.asarray(image.convert("RGB")), cv2.COLOR_RGB2GRAY)
     edges = cv2.dilate(cv2.Canny(gray, 20, 60), np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     panels: list[Box] = []
