@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from PySide6.QtCore import QObject, Signal
 
@@ -26,13 +26,27 @@ from gui_agent import Box
 
 log = logging.getLogger(__name__)
 
-RecorderFactory = Callable[[Path, str, Any], Any]     # (folder, name, settings) -> a Recorder
+
+class RecorderLike(Protocol):
+    """What the job needs of :class:`gui_agent.recording.Recorder`."""
+
+    stop_reason: str | None
+    errors: list[str]
+
+    def start(self) -> None: ...
+    def stop(self, reason: str = ...) -> None: ...
+    def stop_at_press(self, reason: str, boxes: Sequence[Box], timeout: float = ...) -> None: ...
+    def wait(self, timeout: float | None = None) -> bool: ...
+    def finish(self) -> Any: ...
+
+
+RecorderFactory = Callable[[Path, str, Any], RecorderLike]     # (folder, name, settings) -> a Recorder
 Compiler = Callable[[Any, str], Any]                  # (Demonstration, name) -> Skill
 POINTED = ("click", "drag", "scroll")
 APP_STOP = "stopped in the app"
 
 
-def default_recorder(folder: Path, name: str, settings: Any) -> Any:
+def default_recorder(folder: Path, name: str, settings: Any) -> RecorderLike:
     from gui_agent import Recorder
 
     return Recorder(folder, name, stop_hotkey=settings.stop_hotkey, monitor=settings.monitor)
@@ -101,8 +115,9 @@ class RecordingJob(QObject):
         super().__init__(parent)
         self.recorder_factory = recorder_factory or default_recorder
         self.compiler = compiler or default_compiler
-        self.recorder: Any = None
+        self.recorder: RecorderLike | None = None
         self.folder: Path | None = None
+        self._keep_out: Callable[[], Sequence[Box]] = tuple
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -114,16 +129,19 @@ class RecordingJob(QObject):
         if self.running:
             raise RuntimeError("a recording is already in progress")
         self.folder, self.recorder, self._stop = folder, None, threading.Event()
+        self._keep_out = keep_out
         self._thread = threading.Thread(target=self._run, args=(folder, name, settings, keep_out),
                                         daemon=True, name="gui-agent-record")
         self._thread.start()
 
     def stop(self, reason: str = APP_STOP) -> None:
-        """Stop listening now (input heard from here on is not recorded)."""
+        """Stop at the person's press on the indicator's Stop as the recorder hears it (input
+        before that press is kept even when the listener hears it late), or now when no press
+        on it is heard within a second (the window closing, say)."""
         self._stop.set()
         recorder = self.recorder
         if recorder is not None:
-            recorder.stop(reason)
+            recorder.stop_at_press(reason, self._keep_out())
 
     def wait(self, timeout: float) -> bool:
         if self._thread is None:
@@ -143,7 +161,7 @@ class RecordingJob(QObject):
                 pass
             self.stopped.emit(str(recorder.stop_reason or APP_STOP))
             demo = drop_events_inside(recorder.finish(), keep_out())
-            for error in getattr(recorder, "errors", ()):
+            for error in recorder.errors:
                 log.warning("recording: %s", error)
             skill = self.compiler(demo, name)
         except Exception as exc:  # shown to the person; the UI must never be left waiting

@@ -6,6 +6,11 @@ the queue into events; a writer thread waits for each event's settled "after" fr
 whether typed text is a secret, saves the frames and appends the event to ``events.jsonl``.
 The writer holds the newest event back until the next one comes, so that a Ctrl+C typed into
 the recorder's own terminal can be dropped instead of recorded.
+
+An on-screen Stop button (the app's recording indicator) stops the recording at the press on
+it *as the listener hears it* (:meth:`Recorder.stop_at_press`), not at the moment the button's
+toolkit saw it: the listener hears input in the order the display server had it, but later
+when the machine is loaded, and input made just before Stop must not be lost.
 """
 
 from __future__ import annotations
@@ -15,13 +20,15 @@ import queue
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from ..errors import GuiAgentError
+from ..geometry import Box
 from .coalesce import Coalescer
 from .demo_folder import DemoMeta, Demonstration, DemoParameter, DemoWriter, load_demo
 from .events import DemoEvent, RawEvent
@@ -34,6 +41,21 @@ from .windows import WindowProbe
 log = logging.getLogger(__name__)
 
 STOP_HOTKEY, INTERRUPTED, TIME_LIMIT, STOPPED = "stop hotkey", "interrupted (Ctrl+C)", "time limit", "stopped"
+STOP_PRESS_WAIT = 1.0       # seconds a stop waits for the listener to hear the press on Stop
+
+
+@dataclass(frozen=True)
+class _PendingStop:
+    """A stop asked for at ``asked``, waiting for the listener to hear a press in ``boxes``."""
+
+    reason: str
+    boxes: tuple[Box, ...]
+    asked: float
+    deadline: float
+
+
+def _pressed_in(raw: RawEvent, boxes: Sequence[Box]) -> bool:
+    return any(b.left <= raw.x < b.right and b.top <= raw.y < b.bottom for b in boxes)
 
 
 class Recorder:
@@ -83,11 +105,21 @@ class Recorder:
         self._last_written: DemoEvent | None = None
         self._last_before: Frame | None = None
         self._stopped_at = float("inf")
+        self._stop_lock = threading.Lock()
+        self._presses: deque[RawEvent] = deque(maxlen=8)
+        self._pending: _PendingStop | None = None
+        self._held: list[RawEvent] = []
         self._finished = False
         self.errors: list[str] = []
 
     # -- listener thread -------------------------------------------------------------
     def _on_raw(self, raw: RawEvent) -> None:
+        if raw.kind == "press" and not raw.injected:
+            with self._stop_lock:
+                self._presses.append(raw)
+                pending = self._pending
+                if pending is not None and _pressed_in(raw, pending.boxes):
+                    self._stop_locked(pending.reason, raw.time - 1e-6)
         if raw.injected or raw.kind == "move" or raw.time > self._stopped_at:
             self._raw.put(raw)
             return
@@ -110,8 +142,13 @@ class Recorder:
             else:
                 if raw is None:
                     break
-                if raw.time <= self._stopped_at:
+                pending = self._pending
+                if pending is not None and raw.time > pending.asked:
+                    self._held.append(raw)          # fed once the stop's moment is known
+                elif raw.time <= self._stopped_at:
                     events = self.coalescer.feed(raw)
+            self._settle_pending(time.time())
+            events += self._release_held()
             events += self.coalescer.due(time.time())
             for event in events:
                 self._out.put(event)
@@ -122,9 +159,19 @@ class Recorder:
             elif self.frames.error is not None and not self.stopped.is_set():
                 self.errors.append(f"screen capture failed: {self.frames.error}")
                 self.stop(f"screen capture failed: {self.frames.error}")
-        for event in self.coalescer.flush():
+        for event in self._release_held() + self.coalescer.flush():
             self._out.put(event)
         self._out.put(None)
+
+    def _release_held(self) -> list[DemoEvent]:
+        """Input held while a stop waited for its press, once the stop's moment is known."""
+        events: list[DemoEvent] = []
+        if self._held and self._pending is None:
+            for raw in self._held:
+                if raw.time <= self._stopped_at:
+                    events += self.coalescer.feed(raw)
+            self._held.clear()
+        return events
 
     # -- writer thread ---------------------------------------------------------------
     def _write_loop(self) -> None:
@@ -225,9 +272,36 @@ class Recorder:
             raise
 
     def stop(self, reason: str = STOPPED) -> None:
+        """Stop now: input heard from here on is not recorded."""
+        with self._stop_lock:
+            self._stop_locked(reason, time.time())
+
+    def stop_at_press(self, reason: str, boxes: Sequence[Box], timeout: float = STOP_PRESS_WAIT) -> None:
+        """Stop at the person's press inside ``boxes`` (an on-screen Stop button, in screen
+        pixels) as the listener hears it, so that input made before that press is kept however
+        late the listener hears it. A press heard up to ``timeout`` s before this call counts;
+        with none heard within ``timeout`` s after it, stop as :meth:`stop` would have now."""
+        now = time.time()
+        with self._stop_lock:
+            if self.stopped.is_set():
+                return
+            self._pending = _PendingStop(reason, tuple(boxes), now, now + timeout)
+            heard = [p for p in self._presses if p.time >= now - timeout and _pressed_in(p, boxes)]
+            if heard:
+                self._stop_locked(reason, heard[-1].time - 1e-6)
+
+    def _settle_pending(self, now: float) -> None:
+        with self._stop_lock:
+            pending = self._pending
+            if pending is not None and now >= pending.deadline:
+                log.debug("no press on Stop heard within %.1f s; stopped where it was asked", now - pending.asked)
+                self._stop_locked(pending.reason, pending.asked)
+
+    def _stop_locked(self, reason: str, at: float) -> None:
+        self._pending = None
         if not self.stopped.is_set():
             self.stop_reason = reason
-            self._stopped_at = time.time()
+            self._stopped_at = at
             self.stopped.set()
 
     def wait(self, timeout: float | None = None) -> bool:

@@ -51,6 +51,7 @@ class FakeRecorder:
         self.clicks: list[tuple[int, int]] = []
         self.finish_error: Exception | None = None
         self.errors: list[str] = []
+        self.stop_boxes: tuple = ()
         FakeRecorder.made.append(self)
 
     def start(self) -> None:
@@ -61,6 +62,10 @@ class FakeRecorder:
         if not self.stopped.is_set():
             self.stop_reason = reason
             self.stopped.set()
+
+    def stop_at_press(self, reason: str, boxes, timeout: float = 1.0) -> None:
+        self.stop_boxes = tuple(boxes)
+        self.stop(reason)
 
     def wait(self, timeout: float | None = None) -> bool:
         return self.stopped.wait(timeout)
@@ -143,6 +148,7 @@ def test_record_stop_review_save_and_replay_from_the_library(qtbot, app, tmp_pat
     recorder.clicks = [stop_at]                     # the press on Stop is heard by the global listener
     qtbot.mousePress(flow.indicator.stop_button, Qt.MouseButton.LeftButton)
     assert recorder.stop_reason == APP_STOP         # stopped on the press, before the release
+    assert recorder.stop_boxes == (flow.indicator.screen_box(),)   # ... as the listener hears it there
     qtbot.mouseRelease(flow.indicator.stop_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: flow.state == "review", timeout=60000)
     assert window.isVisible() and not flow.indicator.isVisible()
