@@ -8,6 +8,11 @@
 # GUI_AGENT_ALLOW_SKIPS=1 bash installer/test.sh lets such tests skip instead (each skip still
 # names what is missing). The run ends with how many end-to-end tests ran, by group, and the 15
 # slowest tests.
+#
+# With no arguments the unit tests (tests/unit) run in a second pytest process beside the
+# end-to-end tests (tests/e2e), one per core; the unit run's report follows the end-to-end one,
+# and the run fails if either fails. Arguments are passed to one pytest run instead
+# (bash installer/test.sh tests/unit/parsing -x).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=installer/setup.sh
@@ -20,4 +25,20 @@ echo "== ruff"
 ruff check .
 echo "== pytest"
 export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
-python -m pytest -q -p no:cacheprovider --timeout=600 --durations=15 "$@"
+PYTEST=(python -m pytest -q -p no:cacheprovider --timeout=600 --durations=15)
+if [ "$#" -gt 0 ]; then
+  exec "${PYTEST[@]}" "$@"
+fi
+unit_log="$(mktemp -t gui-agent-unit-tests.XXXXXX)"
+"${PYTEST[@]}" tests/unit >"$unit_log" 2>&1 &
+unit_pid=$!
+trap 'kill "$unit_pid" 2>/dev/null || true' INT TERM
+e2e_status=0
+"${PYTEST[@]}" tests/e2e || e2e_status=$?
+unit_status=0
+wait "$unit_pid" || unit_status=$?
+echo "== pytest tests/unit (ran beside tests/e2e)"
+cat "$unit_log"
+rm -f "$unit_log"
+echo "== tests/e2e: exit $e2e_status; tests/unit: exit $unit_status"
+[ "$e2e_status" -eq 0 ] && [ "$unit_status" -eq 0 ]
