@@ -53,6 +53,7 @@ GROUPS: dict[str, tuple[str, Callable[[], object]]] = {
 }
 FIXTURE_GROUPS = {"xvfb": ("xvfb",), "screen_1280x800": ("xvfb",), "tiny_vlm_dir": ("torch",)}
 _GROUPS_KEY = pytest.StashKey[tuple[str, ...]]()
+_ROOT_KEY = pytest.StashKey[str]()
 
 
 def e2e_groups(item: pytest.Item) -> tuple[str, ...]:
@@ -73,10 +74,20 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "e2e(*groups): end-to-end test; groups: " + ", ".join(GROUPS)
         + " (see tests/conftest.py)")
     root = tempfile.mkdtemp(prefix="gui-agent-tests-")
+    config.stash[_ROOT_KEY] = root
     os.environ.setdefault("GUI_AGENT_DATA_DIR", os.path.join(root, "data"))
     os.environ.setdefault("GUI_AGENT_CONFIG_DIR", os.path.join(root, "config"))
     os.environ["GUI_AGENT_USE_MEMORY"] = "0"
     os.environ.pop("GUI_AGENT_MEMORY", None)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove the session's data and config folders."""
+    import shutil
+
+    root = config.stash.get(_ROOT_KEY, None)
+    if root is not None:
+        shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.hookimpl(tryfirst=True)  # before `-m e2e` selects: the fixture-found ones are marked

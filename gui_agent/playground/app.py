@@ -8,6 +8,8 @@ identical. Everything a test needs to check is in the state file (see ``state.py
 from __future__ import annotations
 
 import logging
+import shutil
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -246,7 +248,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     configure_application(app, options.theme, options.font_scale)
     window = build_window(options)
     app.aboutToQuit.connect(lambda: window.recorder.set("running", False))
+    _wake = quit_on_terminate(app)
     window.show()
     _watcher = ReadyWatcher(window)
     log.info("playground running; state file: %s", options.state_file)
-    return app.exec()
+    try:
+        return app.exec()
+    finally:
+        if options.save_dir is None:       # the fresh temp folder it made for Save / Save As
+            shutil.rmtree(window.editor_page.save_dir, ignore_errors=True)
+
+
+def quit_on_terminate(app: QApplication) -> QTimer:
+    """SIGTERM and SIGINT quit the Qt loop, so that the app ends as if closed (its state says it
+    stopped, its temp folder is removed). Python runs signal handlers only between bytecodes;
+    the returned timer, which must be kept, wakes the interpreter while Qt waits."""
+    for number in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(number, lambda *_: app.quit())
+    timer = QTimer()
+    timer.timeout.connect(lambda: None)
+    timer.start(200)
+    return timer

@@ -8,6 +8,7 @@ label; success rates of the rest are the benchmark's to report, not this test's.
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -45,7 +46,9 @@ def test_harness_runs_and_reports(tmp_path: Path) -> None:
     tasks = ("click-test", "click-button", "enter-text")
     config = BenchConfig(tasks=tasks, episodes=2, seed=0, out_dir=tmp_path / "files",
                          max_steps=6, episode_seconds=30)
+    chromium_temp = set(Path(tempfile.gettempdir()).glob("org.chromium.Chromium.*"))
     episodes = run_benchmark(config)
+    assert set(Path(tempfile.gettempdir()).glob("org.chromium.Chromium.*")) <= chromium_temp  # none left
     assert sorted((e.task, e.index) for e in episodes) == sorted((t, i) for t in tasks for i in range(2))
     for e in episodes:
         assert e.utterance and e.instruction == e.utterance

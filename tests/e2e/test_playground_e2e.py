@@ -328,3 +328,14 @@ def test_large_font_settings_dialog_fits(launch, gui, display: str, shots: Path)
         assert left >= 0 and top >= 0, target
         assert left + width <= window["x"] + window["width"] + 1, target
         assert top + height <= window["y"] + window["height"] + 1, target
+
+
+def test_without_a_save_folder_its_temp_folder_goes_when_it_is_terminated(display: str, tmp_path: Path) -> None:
+    app = launch_playground(tmp_path / "state.json", display=display)
+    try:
+        made = Path(app.wait_ready(timeout=60)["editor"]["save_dir"])
+        assert made.is_dir() and made != tmp_path
+    finally:
+        app.close()                                      # SIGTERM, as the launcher stops it
+    assert app.returncode == 0 and not made.exists()
+    assert app.state()["running"] is False               # it ended as if its window was closed

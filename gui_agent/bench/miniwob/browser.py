@@ -105,7 +105,9 @@ class Chromium:
         binary = find_chromium()
         self._user_dir = Path(tempfile.mkdtemp(prefix="gui-agent-chromium-"))
         self.port = free_port()
-        env = {**os.environ, "DISPLAY": self.display}
+        (self._user_dir / "tmp").mkdir()
+        # its temp files (the singleton socket's folder) go with the profile, even when killed
+        env = {**os.environ, "DISPLAY": self.display, "TMPDIR": str(self._user_dir / "tmp")}
         log_file = (self._user_dir / "chromium.log").open("wb")
         try:
             self._proc = subprocess.Popen(
