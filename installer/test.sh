@@ -9,9 +9,10 @@
 # names what is missing). The run ends with how many end-to-end tests ran, by group, and the 15
 # slowest tests.
 #
-# With no arguments the unit tests (tests/unit) run in a second pytest process beside the
-# end-to-end tests (tests/e2e), one per core; the unit run's report follows the end-to-end one,
-# and the run fails if either fails. Arguments are passed to one pytest run instead
+# With no arguments the suite runs as two pytest processes side by side, one per core, of about
+# the same length: the unit tests (tests/unit) with the longest end-to-end test (the desktop
+# apps gate, ~3 min), and the other end-to-end tests. Each has its own Xvfb; the first one's
+# report follows the second's, and the run fails if either fails. Arguments are passed to one pytest run instead
 # (bash installer/test.sh tests/unit/parsing -x).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -29,16 +30,17 @@ PYTEST=(python -m pytest -q -p no:cacheprovider --timeout=600 --durations=15)
 if [ "$#" -gt 0 ]; then
   exec "${PYTEST[@]}" "$@"
 fi
+BESIDE=tests/e2e/test_gate_desktop_apps.py
 unit_log="$(mktemp -t gui-agent-unit-tests.XXXXXX)"
-"${PYTEST[@]}" tests/unit >"$unit_log" 2>&1 &
+"${PYTEST[@]}" tests/unit "$BESIDE" >"$unit_log" 2>&1 &
 unit_pid=$!
 trap 'kill "$unit_pid" 2>/dev/null || true' INT TERM
 e2e_status=0
-"${PYTEST[@]}" tests/e2e || e2e_status=$?
+"${PYTEST[@]}" tests/e2e --deselect "$BESIDE" || e2e_status=$?
 unit_status=0
 wait "$unit_pid" || unit_status=$?
-echo "== pytest tests/unit (ran beside tests/e2e)"
+echo "== pytest tests/unit $BESIDE (ran beside the other end-to-end tests)"
 cat "$unit_log"
 rm -f "$unit_log"
-echo "== tests/e2e: exit $e2e_status; tests/unit: exit $unit_status"
+echo "== tests/e2e: exit $e2e_status; tests/unit and $BESIDE: exit $unit_status"
 [ "$e2e_status" -eq 0 ] && [ "$unit_status" -eq 0 ]
