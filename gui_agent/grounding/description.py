@@ -108,6 +108,9 @@ ORDINAL_WORDS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
     "eighth": 8, "ninth": 9, "tenth": 10, "last": -1,
 }
+# Colour adjectives ('the red button'); what each accepts is grounding.colours.ACCEPTED.
+COLOUR_WORDS = frozenset({"red", "orange", "yellow", "green", "cyan", "blue", "purple", "violet",
+                          "magenta", "pink", "brown", "black", "white", "grey", "gray"})
 RELATIONS = ("right_of", "left_of", "below", "above", "next_to", "near", "after")
 CONTAINER_NOUNS = ("dialog", "dialogue", "window", "panel", "section", "pane", "popup", "group",
                    "form", "sidebar", "toolbar")
@@ -203,6 +206,7 @@ class TargetQuery:
     spelled: str = ""                               # the name with its role words kept ('Tab #2'),
                                                     # when role words were taken out of it
     any_one: bool = False                           # 'a checkbox': any one of those found will do
+    colour: str = ""                                # 'the red button': a word of COLOUR_WORDS
 
     @property
     def wants_labelled(self) -> bool:
@@ -258,6 +262,7 @@ def parse_description(description: str) -> TargetQuery:
     any_one = _INDEFINITE_RE.match(text) is not None
     ordinal, text = _take_ordinal(text)
     text = _strip_articles(_FILLER.sub(" ", text))
+    colour, text = _take_colour(text)
     whole = text
     kinds, role_words, text = _take_roles(text)
     text = _strip_articles(text)
@@ -268,7 +273,7 @@ def parse_description(description: str) -> TargetQuery:
                        relations=tuple(relations), container=container,
                        by_label=by_label and bool(text), role_words=role_words,
                        spelled=spelled if spelled != text else "",
-                       any_one=any_one and ordinal is None)
+                       any_one=any_one and ordinal is None, colour=colour)
 
 
 def _protect_quotes(text: str) -> tuple[str, list[str]]:
@@ -303,6 +308,18 @@ def _take_container(text: str, parts: list[str]) -> tuple[str | None, str]:
         if tail and text[: prep.start()].strip():
             return _restore(_strip_articles(tail.group("title")), parts), text[: prep.start()].strip()
     return None, text
+
+
+def _take_colour(text: str) -> tuple[str, str]:
+    """'red button' -> ("red", 'button'); 'green \x000\x00 button' -> ("green", ...): a colour
+    word in lower case before a role word or a quoted name. Else it is part of a name ('green
+    tea', 'the Red button', 'Red')."""
+    words = text.split()
+    if len(words) >= 2 and words[0] in COLOUR_WORDS:
+        rest = " ".join(words[1:])
+        if "\x00" in rest or _roles_in(rest):
+            return words[0], rest
+    return "", text
 
 
 def _take_ordinal(text: str) -> tuple[int | None, str]:

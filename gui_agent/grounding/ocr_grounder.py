@@ -26,6 +26,7 @@ from ..parsing.tree_fusion import fuse_tree
 from ..parsing.widgets import TEXT_AREA_HEIGHT
 from ..screen.observation import Observation
 from .candidate import Candidate
+from .colours import weighed_by_colour
 from .description import (
     LABELLED_KINDS,
     RESULT_ROLES,
@@ -137,6 +138,8 @@ def _score_query(query: TargetQuery, parse: ScreenParse, image: Any) -> list[Sco
     if query.text and query.wants_labelled:
         scored += _labelled_widgets(query, elements) + formatted_fields(query, elements)
     scored = without_kind_penalty(query, _dedupe(weighed_by_open_menu(scored, query.text, parse, image)))
+    if query.colour and rgb is not None:
+        scored = weighed_by_colour(query.colour, scored, rgb)
     if query.container is not None:
         scored = _apply_container(query.container, scored, parse, image)
     for relation in query.relations:
