@@ -10,9 +10,10 @@
 # slowest tests.
 #
 # With no arguments the suite runs as two pytest processes side by side, one per core, of about
-# the same length: the unit tests (tests/unit) with the longest end-to-end test (the desktop
-# apps gate, ~3 min), and the other end-to-end tests. Each has its own Xvfb; the first one's
-# report follows the second's, and the run fails if either fails. Arguments are passed to one pytest run instead
+# the same length: the unit tests (tests/unit) with the desktop apps gate and the end-to-end
+# tests that start Ray clusters (so that no two Ray clusters start at once: the unit tests start
+# some too), and the other end-to-end tests. Each has its own Xvfb; the first one's report
+# follows the second's, and the run fails if either fails. Arguments are passed to one pytest run instead
 # (bash installer/test.sh tests/unit/parsing -x).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -30,17 +31,17 @@ PYTEST=(python -m pytest -q -p no:cacheprovider --timeout=600 --durations=15)
 if [ "$#" -gt 0 ]; then
   exec "${PYTEST[@]}" "$@"
 fi
-BESIDE=tests/e2e/test_gate_desktop_apps.py
+BESIDE=(tests/e2e/test_gate_desktop_apps.py tests/e2e/test_batch_ray_e2e.py tests/e2e/test_readme_ray_recipe_e2e.py)
 unit_log="$(mktemp -t gui-agent-unit-tests.XXXXXX)"
-"${PYTEST[@]}" tests/unit "$BESIDE" >"$unit_log" 2>&1 &
+"${PYTEST[@]}" tests/unit "${BESIDE[@]}" >"$unit_log" 2>&1 &
 unit_pid=$!
 trap 'kill "$unit_pid" 2>/dev/null || true' INT TERM
 e2e_status=0
-"${PYTEST[@]}" tests/e2e --deselect "$BESIDE" || e2e_status=$?
+"${PYTEST[@]}" tests/e2e "${BESIDE[@]/#/--deselect=}" || e2e_status=$?
 unit_status=0
 wait "$unit_pid" || unit_status=$?
-echo "== pytest tests/unit $BESIDE (ran beside the other end-to-end tests)"
+echo "== pytest tests/unit ${BESIDE[*]} (ran beside the other end-to-end tests)"
 cat "$unit_log"
 rm -f "$unit_log"
-echo "== tests/e2e: exit $e2e_status; tests/unit and $BESIDE: exit $unit_status"
+echo "== the other end-to-end tests: exit $e2e_status; tests/unit and ${BESIDE[*]}: exit $unit_status"
 [ "$e2e_status" -eq 0 ] && [ "$unit_status" -eq 0 ]
