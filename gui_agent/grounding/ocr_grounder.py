@@ -38,6 +38,7 @@ from .description import (
 from .drawn_names import drawn_matches, unreadable
 from .field_formats import formatted_fields
 from .icon_names import asked_icons
+from .indicator_columns import INDICATORS, cut_row_indicators
 from .instruction_echo import without_echo
 from .kinds import INTERACTIVE, kind_factor, without_kind_penalty
 from .matching import match_text, sub_box, symbol_fold
@@ -137,6 +138,8 @@ def _score_query(query: TargetQuery, parse: ScreenParse, image: Any) -> list[Sco
         scored += asked_icons(query, elements, _gray(image))    # a badge may hide its likeness
     if query.text and query.wants_labelled:
         scored += _labelled_widgets(query, elements) + formatted_fields(query, elements)
+        if not any(s.element.kind in query.kinds & INDICATORS for s in scored):
+            scored += cut_row_indicators(query, elements)    # a check list's row cut by its edge
     scored = without_kind_penalty(query, _dedupe(weighed_by_open_menu(scored, query.text, parse, image)))
     if query.colour and rgb is not None:
         scored = weighed_by_colour(query.colour, scored, rgb)
