@@ -130,7 +130,7 @@ class RecordingJob(QObject):
             raise RuntimeError("a recording is already in progress")
         self.folder, self.recorder, self._stop = folder, None, threading.Event()
         self._keep_out = keep_out
-        self._thread = threading.Thread(target=self._run, args=(folder, name, settings, keep_out),
+        self._thread = threading.Thread(target=self._run, args=(folder, name, settings),
                                         daemon=True, name="gui-agent-record")
         self._thread.start()
 
@@ -149,7 +149,7 @@ class RecordingJob(QObject):
         self._thread.join(timeout)
         return not self._thread.is_alive()
 
-    def _run(self, folder: Path, name: str, settings: Any, keep_out: Callable[[], Sequence[Box]]) -> None:
+    def _run(self, folder: Path, name: str, settings: Any) -> None:
         try:
             recorder = self.recorder_factory(folder, name, settings)
             self.recorder = recorder
@@ -160,7 +160,7 @@ class RecordingJob(QObject):
             while not recorder.wait(0.1):
                 pass
             self.stopped.emit(str(recorder.stop_reason or APP_STOP))
-            demo = drop_events_inside(recorder.finish(), keep_out())
+            demo = drop_events_inside(recorder.finish(), self._keep_out())
             for error in recorder.errors:
                 log.warning("recording: %s", error)
             skill = self.compiler(demo, name)

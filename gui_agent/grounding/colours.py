@@ -14,26 +14,9 @@ from dataclasses import replace
 from typing import Any
 
 from ..geometry import Box
+from .description import COLOUR_WORDS
 from .scored import Scored
 
-# A colour word of a description (grounding.description.COLOUR_WORDS) -> the names it accepts.
-ACCEPTED: dict[str, frozenset[str]] = {
-    "red": frozenset({"red"}),
-    "orange": frozenset({"orange"}),
-    "yellow": frozenset({"yellow"}),
-    "green": frozenset({"green"}),
-    "cyan": frozenset({"cyan"}),
-    "blue": frozenset({"blue"}),
-    "purple": frozenset({"purple", "magenta"}),
-    "violet": frozenset({"purple"}),
-    "magenta": frozenset({"magenta", "pink"}),
-    "pink": frozenset({"pink", "magenta"}),
-    "brown": frozenset({"brown"}),
-    "black": frozenset({"black"}),
-    "white": frozenset({"white"}),
-    "grey": frozenset({"grey"}),
-    "gray": frozenset({"grey"}),
-}
 INK_FACTOR = 0.9          # a candidate whose ink, not its fill, has the colour
 MIN_INK_SHARE = 0.04      # of the box's pixels, for a second colour to count as its ink
 _HUES = ((15, "red"), (40, "orange"), (70, "yellow"), (165, "green"), (195, "cyan"),
@@ -88,7 +71,7 @@ def element_colours(rgb: Any, box: Box) -> tuple[str, str | None]:
 def weighed_by_colour(word: str, scored: list[Scored], rgb: Any) -> list[Scored]:
     """The candidates of ``scored`` that show the colour ``word`` names: as their fill at their
     score, as their ink at :data:`INK_FACTOR` of it; the others are dropped."""
-    wanted = ACCEPTED[word]
+    wanted = COLOUR_WORDS[word]
     out = []
     for s in scored:
         fill, ink = element_colours(rgb, s.box)

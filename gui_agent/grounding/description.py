@@ -108,9 +108,25 @@ ORDINAL_WORDS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
     "eighth": 8, "ninth": 9, "tenth": 10, "last": -1,
 }
-# Colour adjectives ('the red button'); what each accepts is grounding.colours.ACCEPTED.
-COLOUR_WORDS = frozenset({"red", "orange", "yellow", "green", "cyan", "blue", "purple", "violet",
-                          "magenta", "pink", "brown", "black", "white", "grey", "gray"})
+# Colour adjectives ('the red button') -> the colour names (grounding.colours.colour_name) each
+# accepts of an element's face or ink.
+COLOUR_WORDS: dict[str, frozenset[str]] = {
+    "red": frozenset({"red"}),
+    "orange": frozenset({"orange"}),
+    "yellow": frozenset({"yellow"}),
+    "green": frozenset({"green"}),
+    "cyan": frozenset({"cyan"}),
+    "blue": frozenset({"blue"}),
+    "purple": frozenset({"purple", "magenta"}),
+    "violet": frozenset({"purple"}),
+    "magenta": frozenset({"magenta", "pink"}),
+    "pink": frozenset({"pink", "magenta"}),
+    "brown": frozenset({"brown"}),
+    "black": frozenset({"black"}),
+    "white": frozenset({"white"}),
+    "grey": frozenset({"grey"}),
+    "gray": frozenset({"grey"}),
+}
 RELATIONS = ("right_of", "left_of", "below", "above", "next_to", "near", "after")
 CONTAINER_NOUNS = ("dialog", "dialogue", "window", "panel", "section", "pane", "popup", "group",
                    "form", "sidebar", "toolbar")

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GuiAgentError
-from ..geometry import Box
+from ..geometry import Box, Point
 from .coalesce import Coalescer
 from .demo_folder import DemoMeta, Demonstration, DemoParameter, DemoWriter, load_demo
 from .events import DemoEvent, RawEvent
@@ -55,7 +55,7 @@ class _PendingStop:
 
 
 def _pressed_in(raw: RawEvent, boxes: Sequence[Box]) -> bool:
-    return any(b.left <= raw.x < b.right and b.top <= raw.y < b.bottom for b in boxes)
+    return any(b.contains(Point(raw.x, raw.y)) for b in boxes)
 
 
 class Recorder:
