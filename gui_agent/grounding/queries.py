@@ -23,6 +23,7 @@ from .dialogs import Dialog, covering_dialog
 from .instruction_echo import without_echo
 from .ladder import Ladder
 from .paragraphs import PARAGRAPH_SOURCE
+from .slider_choice import described_slider
 from .spatial import label_affinity
 
 MAX_COUNTED = 50   # elements listed at most by :meth:`ScreenQueries.named`
@@ -133,18 +134,19 @@ class ScreenQueries:
         parse = without_echo(self.parser.parse(obs.image), getattr(self.ladder, "instruction", ""))
         return [e.text for e in parse.elements if e.text and e.kind in kinds]
 
-    def slider(self, obs: Observation) -> Slider | None:
-        """The one slider on the screen (thumb, track, the number shown beside it); None when
-        there is none, or more than one."""
+    def slider(self, description: str, obs: Observation) -> Slider | None:
+        """The slider ``description`` names ('the slider', 'the 2nd slider', 'the volume
+        slider': slider_choice.py), with its thumb, track and the number shown beside it; None
+        when there is none, or it cannot tell which."""
         if self.parser is None:
             return None
         import numpy as np
 
         parse = without_echo(self.parser.parse(obs.image), getattr(self.ladder, "instruction", ""))
         found = find_sliders(parse, np.asarray(obs.image.convert("L")))
-        if len(found) != 1:
+        slider = described_slider(found, description, [e for e in parse.elements if e.text])
+        if slider is None:
             return None
-        slider = found[0]
         for place in value_places(slider) if slider.value is None else ():
             box = place.clip(obs.image.width, obs.image.height)
             value = number_shown(self.parser.read_text(obs.image, box)) if box.width >= 4 and box.height >= 4 else None

@@ -31,6 +31,8 @@ from .widgets import TEXT_AREA_HEIGHT, arrow_glyphs, blank_inside_ring, is_cross
 
 K = ElementKind
 _CONTAINERS = (K.TEXT_FIELD, K.COMBO, K.BUTTON)
+CAPTION_INSIDE = 0.5   # of a text line's box a container must cover to take it as its caption or value
+                       # (a glyph the detector framed, "g" of "Large", holds the line's centre only)
 _BIG_BOX_MAX = 34      # px: the side of the largest empty square face read as a check box
 _FIELD_LABEL_LEFT = 200   # px: a field's label may end this far left of it
 _FIELD_LABEL_ABOVE = 30   # px: ... or lie this far above it
@@ -68,7 +70,8 @@ def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
         if wd.kind not in _CONTAINERS or wd in areas:   # a text area's lines stay lines
             out.append(wd)
             continue
-        inside = [i for i in line_grid.near(wd.box) if i not in used and wd.box.contains(lines[i].box.center)]
+        inside = [i for i in line_grid.near(wd.box) if i not in used and wd.box.contains(lines[i].box.center)
+                  and wd.box.intersection(lines[i].box) >= CAPTION_INSIDE * lines[i].box.area]
         used.update(inside)
         text = " ".join(lines[i].text for i in sorted(inside, key=lambda i: (lines[i].box.top, lines[i].box.left)))
         text = text.strip("[]|").strip()   # OCR reads a border touching the crop as a bracket
@@ -89,6 +92,7 @@ def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
     out = [_with_label(e, free_grid.near(e.box, _label_reach(e.box))) for e in out]
     out = [replace(e, kind=K.ICON, label="") if e.kind == K.RADIO and (
         not e.label and not _in_a_group(e, out) or not blank_inside_ring(gray, e.box)) else e for e in out]
+    out = [e for e in out if not _glyph_framed(e, free_grid.near(e.box))]
     for ln in free:
         out.append(Element(_text_kind(ln, rgb), ln.box, ln.text, round(ln.confidence, 3), "ocr"))
     # a reply arrow, a heart, a trash can: named by the icon-font glyph it looks like
@@ -96,6 +100,14 @@ def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
 
 
 # -- buttons, fields, tabs ----------------------------------------------------------------------
+
+def _glyph_framed(e: Element, lines: list[TextLine]) -> bool:
+    """A captionless button wholly inside a line of words: the detector framed a letter of it
+    ("g" of a large "Large"), no button."""
+    return e.kind == K.BUTTON and not e.text and any(
+        ln.box.intersection(e.box) == e.box.area and e.box.width < ln.box.width / 2
+        and any(c.isalpha() for c in ln.text) for ln in lines)
+
 
 def _is_frame(box: Element, widgets: list[Element], rgb: np.ndarray, gray: np.ndarray) -> bool:
     """A bordered box that is no field: a bar along the screen's edge, a group frame around

@@ -23,6 +23,8 @@ CLOSE_GLYPHS = {"x", "X", "×", "✕", "✖", "⨯"}
 INDICATORS = (K.CHECKBOX, K.RADIO, K.CLOSE)
 INK = 40             # grey levels between ink and its background
 _APART = 3           # blank columns that separate a widget from the text beside it
+_LETTER_GAP = 0.2    # of the line's height: a gap narrower than this before a line's last glyph
+                     # is a letter's spacing, not the space before an indicator
 
 Reread = Callable[[list[Box]], list[TextLine]]
 
@@ -119,6 +121,8 @@ def split_around(gray: np.ndarray, indicator: Box, line: Box) -> list[Box] | Non
     left = _blank_run(rows, background, indicator.left - 2, max(-1, line.left - 3), -1)
     if right < _APART or left < _APART:
         return None
+    if indicator.left - line.left > _APART and left < _LETTER_GAP * line.height:
+        return None                # a glyph of a large line ("e" of "Volume"): a letter's gap before it
     if right < _APART + 2 and not _filled_apart(gray, indicator):
         return None                # a narrow gap and the see-through inside of a letter "O"
     parts = []

@@ -24,6 +24,7 @@ EDGE_CONTRAST = 24                 # grey levels between a track's border and wh
 # what the widget detector may take a thumb for (its look changes with focus and hover); OCR
 # may also read a thumb's outline as one glyph ("0", "o")
 _THUMB_KINDS = (K.BUTTON, K.ICON, K.RADIO, K.CHECKBOX, K.CLOSE)
+_DIGITS = "123456789"              # a one-digit value beside a slider, never its thumb (read as "0")
 _NUMBER = re.compile(r"^[-\u2212]?\d+(?:[.,]\d+)?$")
 
 
@@ -81,12 +82,12 @@ def find_sliders(parse: ScreenParse, gray: np.ndarray) -> list[Slider]:
     """The sliders on a screen, from its parse (thumb candidates, numbers) and its pixels."""
     thumbs = [e.box for e in parse.elements if THUMB_MIN <= e.box.width <= THUMB_MAX and (
         e.kind in _THUMB_KINDS and not e.text and abs(e.box.width - e.box.height) <= 4
-        or len(e.text.strip()) == 1 and 0.7 <= e.box.width / e.box.height <= 1.4)]
+        or len(e.text.strip()) == 1 and e.text.strip() not in _DIGITS and 0.7 <= e.box.width / e.box.height <= 1.4)]
     # a focused thumb at its track's end, read with a speck beside it as two glyphs ("口:")
     thumbs += [sq for e in parse.elements if 1 < len(e.text.strip()) <= 2 and e.box.height <= THUMB_MAX + 8
                for sq in [_square_in(gray, e.box)] if sq is not None]
     numbers = [e for e in parse.elements if _NUMBER.match(e.text.strip())]     # a label of any kind
-    found: list[Slider] = []
+    found: list[tuple[Box, Box, bool]] = []
     for thumb in thumbs:
         best: tuple[int, bool, int, int] | None = None
         for horizontal in (True, False):
@@ -101,8 +102,17 @@ def find_sliders(parse: ScreenParse, gray: np.ndarray) -> list[Slider]:
             track = Box(thumb.left - before, thumb.top, thumb.width + before + after, thumb.height)
         else:
             track = Box(thumb.left, thumb.top - before, thumb.width, thumb.height + before + after)
-        found.append(Slider(thumb, track, horizontal, _shown_value(track, numbers, thumb.width)))
-    return found
+        found.append((thumb, track, horizontal))
+    tracks = [track for _, track, _ in found]
+    return [Slider(thumb, track, horizontal, _shown_value(track, _owned(track, tracks, numbers), thumb.width))
+            for thumb, track, horizontal in found]
+
+
+def _owned(track: Box, tracks: list[Box], numbers: list[Element]) -> list[Element]:
+    """The numbers nearer to ``track`` than to any other slider's: with sliders side by side,
+    a neighbour's value is never this one's (when its own was not read)."""
+    return [e for e in numbers if all(track.distance(e.box) < other.distance(e.box) or other == track
+                                      for other in tracks)]
 
 
 def _square_in(gray: np.ndarray, box: Box) -> Box | None:

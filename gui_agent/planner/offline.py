@@ -50,7 +50,7 @@ from .screen_aids import (
     TextsReader,
     ValueReader,
 )
-from .slider import slider_target
+from .slider import one_slider_each, slider_target
 from .spinner import nudge
 
 log = logging.getLogger(__name__)
@@ -103,7 +103,8 @@ class OfflineManager:
         return self._task
 
     def plan(self, task: str, observation: Observation | None = None) -> list[Subtask]:
-        subtasks = with_reveals([Subtask(p.text, p.actions, p.expect) for p in parse_instructions(task)])
+        subtasks = with_reveals([one for p in parse_instructions(task)
+                                 for one in one_slider_each(Subtask(p.text, p.actions, p.expect))])
         self._task, self._plan, self._retries = task, subtasks, {}
         log.debug("offline plan for %r: %s", task, [s.instruction for s in subtasks])
         return list(subtasks)

@@ -37,8 +37,8 @@ ValueReader = Callable[[str, Observation], "str | None"]
 TextsReader = Callable[[Observation], "list[str]"]
 # observation -> the dialog on the screen (its message and buttons), None: none.
 ModalReader = Callable[[Observation], "DialogView | None"]
-# observation -> the one slider on the screen (thumb, orientation, value shown), None: none.
-SliderReader = Callable[[Observation], "SliderView | None"]
+# (description, observation) -> the slider it names (thumb, orientation, value shown), None: none.
+SliderReader = Callable[[str, Observation], "SliderView | None"]
 # (description, observation) -> the texts of the elements it names on the screen, in order.
 NamedReader = Callable[[str, Observation], "list[str]"]
 RECORD_LINES = 2                # lines under a found name that show its record's parts
@@ -235,7 +235,7 @@ class ScreenAids:
             return Fail(f"{format_action(failed.action)} failed: {failed.note or 'it did not work'}")
         if observation is None or self.slider_reader is None:
             return Fail(f"cannot see {what}")
-        action = self.slider_run.next(self.slider_reader(observation), wanted, what)
+        action = self.slider_run.next(self.slider_reader(what, observation), wanted, what)
         if action is None:
             log.info("%s shows %g", what, wanted)
             return Done()

@@ -30,6 +30,7 @@ from .phrases import (
     with_role,
 )
 from .reading import EACH_LABEL, is_each_label, reading_of
+from .slider import several_sliders
 
 _ORDINAL_SUFFIX = {1: "st", 2: "nd", 3: "rd"}
 
@@ -91,18 +92,40 @@ def read_fill(clause: Clause, toks: Tokens) -> list[Action]:
 
 
 def read_set(clause: Clause, toks: Tokens) -> list[Action]:
-    """'set the Quantity field to 4', 'set the spinner to 4': type into it, replacing its text."""
+    """'set the Quantity field to 4', 'set the spinner to 4': type into it, replacing its text;
+    'set the Width field to 4 and the Height field to 5': each in turn."""
+    parts = _set_parts(toks)
+    if len(parts) > 1:
+        return [action for part in parts for action in read_set(clause, part)]
     split = split_at(toks, ("to",))
     if split is None:
         raise fail(clause, "no known action verb: 'set' without 'to' describes a goal; say "
                            "'set the Quantity field to 4' or spell out the clicks")
     target, value = split
+    many = several_sliders(clause, target, value)
+    if many is not None:
+        return many
     low = f" {' '.join(lower_word(t) for t in target)} "
     if any(f" {w} " in low or f" {w}s " in low for w in vocab.DRAG_WIDGETS) and \
             not is_number(text_of(clause, value, "the value")):
         raise fail(clause, f"a slider is set to a number, not to {render(value, clause)!r}")
     return [Type(text_of(clause, value, "the value"), into=with_role(clause, target, "field"),
                  clear=True)]
+
+
+def _set_parts(toks: Tokens) -> list[Tokens]:
+    """'A to 4 and B to 5' -> ['A to 4', 'B to 5']: split at an 'and' or a comma after which
+    another 'X to Y' starts; ['the sliders to 3, 7 and 12'] stays whole."""
+    low = [t if t == "," else lower_word(t) for t in toks]
+    parts: list[Tokens] = []
+    start = 0
+    for i, w in enumerate(low):
+        if w in ("and", ",") and "to" in low[start:i] and "to" in low[i + 1:] and \
+                low[i + 1:i + 2] != ["to"] and not is_number(low[i + 1] if i + 1 < len(low) else "0"):
+            parts.append(toks[start:i])
+            start = i + 1
+    parts.append(toks[start:])
+    return [p for p in parts if p]
 
 
 def _one_text(clause: Clause, text_toks: Tokens) -> None:

@@ -54,7 +54,7 @@ def test_a_slider_its_thumb_and_its_value(theme, scale, font_name, horizontal):
     for fraction, value in ((0.3, "37"), (0.0, "-100"), (1.0, "45")):
         img, thumb = render_slider(horizontal, fraction, value, theme, font_name, scale)
         ladder, parser = default_ladder()      # a new screen each time: no incremental parse
-        found = ScreenQueries(ladder, parser).slider(Observation.from_image(img))
+        found = ScreenQueries(ladder, parser).slider("the slider", Observation.from_image(img))
         assert found is not None, (fraction, value)
         assert found.horizontal == horizontal
         assert thumb.contains(found.thumb.center), (found, thumb)
@@ -70,7 +70,7 @@ def test_a_short_value_text_detection_misses_is_read_where_it_is_written(theme, 
     for fraction, value in ((0.3, "-4"), (0.6, "7")):
         img, _ = render_slider(horizontal, fraction, value, theme, font_name)
         ladder, parser = default_ladder()
-        found = ScreenQueries(ladder, parser).slider(Observation.from_image(img))
+        found = ScreenQueries(ladder, parser).slider("the slider", Observation.from_image(img))
         assert found is not None and found.value == float(value), (value, found)
 
 
@@ -80,7 +80,7 @@ def test_a_button_alone_is_no_slider():
     d.rounded_rectangle([20, 20, 44, 44], radius=2, fill=(230, 230, 230), outline=(120, 120, 120))
     d.text((60, 24), "12", fill="black", font=font(15))
     ladder, parser = default_ladder()
-    assert ScreenQueries(ladder, parser).slider(Observation.from_image(img)) is None
+    assert ScreenQueries(ladder, parser).slider("the slider", Observation.from_image(img)) is None
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
