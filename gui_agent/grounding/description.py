@@ -252,6 +252,17 @@ def point_of(description: str) -> Point | None:
 
 
 _INDEFINITE_RE = re.compile(r"^(?:a|an)\s", re.IGNORECASE)
+_EDGE_RE = re.compile(r"^the\s+(?P<edge>start|beginning|end)\s+of\s+(?P<inner>.+)$", re.IGNORECASE)
+
+
+def edge_of(description: str) -> tuple[str, str] | None:
+    """('start' | 'end', the inner description) for 'the start of "quick brown"' / 'the end of
+    the Name field': the point just inside that end of what the inner one names (where a drag
+    that selects a text begins and ends); None for any other description."""
+    m = _EDGE_RE.match(description.strip())
+    if m is None:
+        return None
+    return ("end" if m.group("edge").lower() == "end" else "start"), m.group("inner").strip()
 
 
 def parse_description(description: str) -> TargetQuery:

@@ -47,6 +47,19 @@ def _repeats(text: str, task: str) -> bool:
     return matched >= MATCHED_SHARE * len(text) and longest >= LONGEST_RUN_SHARE * len(text)
 
 
+def _beyond_name(text: str, said: str, named: str) -> bool:
+    """Whether a run that holds the target's name also repeats the task's other words: 'dog
+    near the river' holds the name of 'bold "near the river"' and "dog", which the task does not
+    say; the task's echo would say "bold"."""
+    if not named or named not in text:
+        return True
+    rest, others = text.replace(named, "", 1), said.replace(named, "", 1)
+    if not rest or not others:
+        return False
+    blocks = SequenceMatcher(None, rest, others, autojunk=False).get_matching_blocks()
+    return sum(b.size for b in blocks) >= MATCHED_SHARE * len(rest)
+
+
 def _place_in_task(line: str, said: str, after: int | None) -> int | None:
     """Where in the task a line's letters end, when they are, for the most part, one run of
     the task's (OCR may misread a few); ``after``: the previous line's end, which this line must
@@ -97,7 +110,8 @@ def _echo_runs(group: list[Element], said: str, named: str) -> list[list[Element
                 continue
             if not _repeats(text, said):
                 break
-            if len(text) >= TASK_SHARE * len(said) and not (named and text in named):
+            if len(text) >= TASK_SHARE * len(said) and not (named and text in named) \
+                    and _beyond_name(text, said, named):
                 best = end     # a run that is the target's own name is no echo
         if best is None:
             start += 1

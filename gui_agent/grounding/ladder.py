@@ -18,12 +18,15 @@ from ..errors import AmbiguousTarget, TargetNotFound
 from ..geometry import Box, Point
 from ..screen.observation import Observation
 from .candidate import Candidate
-from .description import parse_description
+from .description import edge_of, parse_description
 from .point_grounder import PointGrounder, ScreenElements
 
 log = logging.getLogger(__name__)
 DEFAULT_THRESHOLD = 0.5
 DEFAULT_MARGIN = 0.05
+EDGE_INSET = 0         # px: 'the start of X' lies this far inside X's box, its first column of ink
+                       # (a word's box is its ink: parsing/word_gaps.py), which is in the left
+                       # half of even an "l": a drag from there takes that letter
 
 
 @runtime_checkable
@@ -122,6 +125,12 @@ class GroundingLadder:
         description = target.strip()
         if not description:
             raise TargetNotFound(target, "the description is empty")
+        edge = edge_of(description)
+        if edge is not None:          # 'the end of "quick brown"': a point inside that end of it
+            found = self.resolve(edge[1], observation)
+            b = found.box
+            left = b.left + EDGE_INSET if edge[0] == "start" else b.right - EDGE_INSET - 1
+            return replace(found, box=Box(left, b.top, 1, b.height), why=f"{edge[0]} of {found.why}".strip())
         literal = literal_reading(description)
         if literal is not None:
             # "Copy Last Result" is a menu item's name before it is "the last result named

@@ -14,6 +14,7 @@ import numpy as np
 from ..geometry import Box
 from ..parsing.elements import Element, ElementKind
 from ..parsing.indicators import INK
+from ..parsing.word_gaps import word_boxes
 from .description import TargetQuery
 from .kinds import kind_factor
 from .matching import match_text, sub_box, symbol_fold
@@ -87,7 +88,8 @@ def direct_matches(query: TargetQuery, elements: Iterable[Element], use_labels: 
                 # part of it, not the middle, which is the other button's edge
                 box = sub_box(e.box, value, m.start, m.end)
             if e.kind in (K.TEXT, K.LINK):
-                box = sub_box(e.box, value, m.start, m.end)
+                words = word_boxes(rgb, e.box, value) if rgb is not None else None
+                box = sub_box(e.box, value, m.start, m.end, words)
                 kind = span_kind(rgb, box, e.kind) if rgb is not None else e.kind
                 if kind != e.kind:   # a link among plain words (or a plain word on a link line)
                     element = replace(e, kind=kind, box=box, text=value[m.start:m.end].strip())

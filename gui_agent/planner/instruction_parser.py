@@ -16,6 +16,7 @@ from ..errors import PlanningError
 from ..grounding.description import point_of
 from . import vocabulary as vocab
 from .clauses import Clause, mask_quotes, match_verb, render, split_clauses
+from .more_verbs import instrument_only
 from .scoping import found_reading, found_record, scoped, with_reading
 from .verbs import read_clause
 
@@ -44,6 +45,8 @@ def parse_instructions(task: str) -> list[ParsedInstruction]:
     record: str | None = None          # the record a scope clause named ('find Ann ...')
     reading: str | None = None         # a text a find clause named to read ('find the 5th word')
     for clause, (actions, expect) in ((c, r) for whole in clauses for c, r in _read(whole)):
+        if instrument_only(clause):
+            continue                   # 'Using the text editor, ...': the tool, no step
         named = found_record(clause)
         if named is None and record is not None:
             actions = [scoped(a, record) for a in actions]

@@ -96,6 +96,7 @@ SCHEMA: dict[str, str] = {
     "texts.case_words": NAMES, "texts.value_phrases": PHRASES, "texts.vague_readings": PHRASES,
     "texts.relative_words": WORDS, "texts.each_label_words": PHRASES,
     "texts.value_places": PHRASES, "texts.word_phrases": NAMES, "texts.read_pronouns": PHRASES,
+    "texts.style_words": NAMES, "texts.style_keys": NAMES,
     "sizes.grow": WORDS, "sizes.shrink": WORDS, "sizes.width": WORDS, "sizes.height": WORDS,
     "sizes.links": PHRASES, "sizes.verbs": NAMES,
     "numbers.words": COUNTS, "numbers.times": COUNTS, "numbers.time_units": AMOUNTS,

@@ -56,6 +56,14 @@ def rewrite(clause: Clause) -> Clause:
     return replace(clause, tokens=tuple(new), as_written=clause.text)
 
 
+def instrument_only(clause: Clause) -> bool:
+    """'Using the text editor, bold "cat"': a clause that only names the tool the next step
+    uses (no verb of its own, at most four words after 'using'/'with'); it plans nothing."""
+    low = [lower_word(t) for t in clause.tokens]
+    return 2 <= len(low) <= 5 and low[0] in ("using", "with") and match_verb(clause.tokens[1:]) is None \
+        and not any(clause.quoted(t) is not None for t in clause.tokens)
+
+
 def drop_object(toks: Tokens) -> Tokens:
     """'it into the box' -> 'into the box': a pronoun for what is at hand says nothing."""
     for n in (2, 1):

@@ -26,6 +26,14 @@ def fail(clause: Clause, detail: str) -> PlanningError:
     return PlanningError(f'I could not understand "{text}": {detail}')
 
 
+def vague(clause: Clause, word: str) -> PlanningError:
+    """The refusal of a clause that names a goal ('make it blue'), not a step."""
+    return fail(clause, f"no known action verb: {word!r} describes a goal, not a step I can follow. The offline planner "
+                        "only follows explicit steps; please spell them out (for example "
+                        "'click \"File\", then click \"Save\"') or use a model-backed planner. "
+                        f"I understand: {vocab.VERB_SUMMARY}.")
+
+
 def lower_word(tok: str) -> str:
     return tok.lower().strip(",:")
 

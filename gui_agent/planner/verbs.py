@@ -12,13 +12,21 @@ import re
 from collections.abc import Callable
 
 from ..actions import Action, Click, Drag, Hotkey, Move, OpenApp, Scroll, Type, Wait
-from ..errors import ActionParseError, PlanningError
+from ..errors import ActionParseError
 from . import vocabulary as vocab
 from .choices import read_select, read_toggle
 from .clauses import Clause, match_verb, render
 from .each_record import each_record_target
 from .menus import menu_path
-from .more_verbs import drop_object, read_browse, read_close, read_copy, read_highlight, rewrite
+from .more_verbs import (
+    drop_object,
+    instrument_only,
+    read_browse,
+    read_close,
+    read_copy,
+    read_highlight,
+    rewrite,
+)
 from .phrases import (
     Tokens,
     desc,
@@ -32,11 +40,13 @@ from .phrases import (
     split_at,
     take_repeat,
     text_of,
+    vague,
     with_role,
     words_of,
 )
 from .resizing import read_resize
 from .scoping import read_find
+from .styling import read_style
 from .text_entry import read_enter, read_fill, read_set, read_type
 
 # -- readers -------------------------------------------------------------------------------
@@ -313,7 +323,7 @@ _READERS: dict[str, Callable[[Clause, Tokens], list[Action]]] = {
     "open": _open, "launch": _launch, "scroll": _scroll, "drag": _drag, "hover": _hover,
     "resize": lambda c, t: read_resize(lower_word(c.tokens[0]), c, t),
     "submit": _submit, "done": _done, "go_to": _go_to, "close": read_close, "browse": read_browse,
-    "highlight": read_highlight, "find": read_find,
+    "highlight": read_highlight, "find": read_find, "style": read_style,
     "copy": read_copy, "paste": _shortcut(("ctrl", "v")),
     "cut": _shortcut(("ctrl", "x")), "undo": _shortcut(("ctrl", "z")),
     "redo": _shortcut(("ctrl", "y")),
@@ -328,11 +338,13 @@ def read_clause(clause: Clause) -> tuple[list[Action], str | None]:
     toks = list(clause.tokens)
     low = [lower_word(t) for t in toks]
     if low[:2] == ["check", "out"]:
-        raise _vague(clause, " ".join(toks[:2]))
+        raise vague(clause, " ".join(toks[:2]))
     found = match_verb(toks)
+    if found is None and instrument_only(clause):
+        return [], None
     if found is None:
         if low[0] in vocab.VAGUE_VERBS:
-            raise _vague(clause, toks[0])
+            raise vague(clause, toks[0])
         first = clause.quoted(toks[0]) or toks[0]
         raise fail(clause, f"no known action verb ({first!r} is not one). I understand: {vocab.VERB_SUMMARY}.")
     kind, n = found
@@ -347,10 +359,3 @@ def read_clause(clause: Clause) -> tuple[list[Action], str | None]:
         return _READERS[kind](clause, rest), None
     except ActionParseError as exc:
         raise fail(clause, str(exc)) from exc
-
-
-def _vague(clause: Clause, word: str) -> PlanningError:
-    return fail(clause, f"no known action verb: {word!r} describes a goal, not a step I can follow. The offline planner "
-                        "only follows explicit steps; please spell them out (for example "
-                        "'click \"File\", then click \"Save\"') or use a model-backed planner. "
-                        f"I understand: {vocab.VERB_SUMMARY}.")

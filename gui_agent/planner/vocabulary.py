@@ -69,6 +69,8 @@ RECORD_FIELD_TAILS: frozenset[str] = _L.words("targets.record_field_tails")
 APPEAR_PHRASES: tuple[str, ...] = _L.phrases("texts.appear_phrases")
 TEXT_NOUNS: tuple[str, ...] = _L.phrases("texts.text_nouns")
 GENERIC_TEXT_NOUNS: frozenset[str] = _L.words("texts.generic_text_nouns")
+STYLE_WORDS: Mapping[str, str] = _L.names("texts.style_words")
+STYLE_KEYS: Mapping[str, str] = _L.names("texts.style_keys")
 FIELD_NOUNS: frozenset[str] = _L.words("texts.field_nouns")
 # No words at all are an empty object too ('copy', 'submit').
 EMPTY_OBJECTS: frozenset[str] = _L.words("texts.empty_objects") | {""}

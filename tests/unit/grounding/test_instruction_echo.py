@@ -114,3 +114,19 @@ def test_labels_that_are_words_of_the_task_are_not_its_echo(theme):
     obs = Observation.from_image(img)
     assert 90 <= ladder.resolve('"Bo"', obs).point.y <= 120
     assert ladder.resolve('"Cy"', obs).point.x >= 290
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("font_name", FONTS)
+def test_a_line_holding_the_named_words_among_others_is_not_the_short_tasks_echo(theme, font_name):
+    # 'bold "near the river"': the line "dog near the river" is mostly the task's letters, but
+    # what it says besides the name ("dog") the task does not say: it is the text, not the echo
+    ladder, _ = default_ladder()
+    ladder.instruction = 'bold "near the river"'
+    img = _screen(theme, font_name, ["Notes"], paragraph="dog near the river")
+    cand = ladder.resolve('"near the river"', Observation.from_image(img))
+    assert 150 <= cand.point.y <= 200, cand
+    # the task's echo itself is still left out
+    img = _screen(theme, font_name, ['bold "near the river"'])
+    with pytest.raises(TargetNotFound):
+        ladder.resolve('"near the river"', Observation.from_image(img))
