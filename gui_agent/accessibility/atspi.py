@@ -3,7 +3,8 @@
 The applications of the session register on the accessibility bus (GTK3 does when the bus is
 there; Qt5 when ``QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1``). A read walks each showing window,
 only into showing nodes, within a time budget, and keeps per window what it read while the
-window's pixels stay the same (so an unchanged dialog costs nothing to read again). Elements
+window's pixels stay the same (so an unchanged dialog costs nothing to read again), once they
+have stayed so for TREE_LAG_S (an application updates its tree after it draws). Elements
 under another window (X11 stacking order) are left out. Where there is no session bus, no
 libatspi or nothing answers, :meth:`AtspiSource.read` says so once in the log and returns None:
 the agent then works from pixels alone.
@@ -38,6 +39,10 @@ STARTUP_TIMEOUT_MS = 3000
 MAX_NODES = 4000              # per read
 MAX_CHILDREN = 400            # a node with more (a big table's cells) is not walked into
 CACHE_SECONDS = 10.0          # a window's read is kept this long while its pixels do not change
+# An application updates its tree a moment after it draws (a browser's page: up to half a
+# second): a read made sooner than this after the window's pixels last changed may be of the
+# old tree, so it is not kept; a later read of the same pixels walks the tree again.
+TREE_LAG_S = 1.0
 _POPUP_KINDS = frozenset({K.MENU, K.MENU_ITEM})
 
 
@@ -88,6 +93,7 @@ class AtspiSource:
         self._unavailable: str | None = None
         self._stacking = stacking or X11Stacking()
         self._cache: dict[str, _Read] = {}
+        self._changed: dict[str, tuple[str, float]] = {}   # window -> (its pixels' digest, since when)
         self._said_empty = False
         self._own_pid = os.getpid()
         self._context: Any = None
@@ -149,6 +155,8 @@ class AtspiSource:
             shown.append(Window(win.title, win.role, box, win.active, win.modal))
         for key in [k for k in self._cache if k not in seen]:
             del self._cache[key]
+        for key in [k for k in self._changed if k not in seen]:
+            del self._changed[key]
         if not windows and not self._said_empty:
             self._said_empty = True
             log.info("the accessibility bus lists no application windows: GTK apps need the bus "
@@ -206,7 +214,10 @@ class AtspiSource:
                                                        window_active=win.active))
                          if e.accessible is not None else e for e in kept.elements)
         found, complete = self._walk(win, monitor, image.size, deadline)
-        if complete:
+        since = self._changed.get(win.key)
+        if since is None or since[0] != digest:
+            self._changed[win.key] = since = (digest, now)
+        if complete and now - since[1] >= TREE_LAG_S:
             self._cache[win.key] = _Read(box, digest, found, now)
         else:
             log.info("the accessibility tree of %r was read in part (time budget %.1f s)",

@@ -24,6 +24,7 @@ from .tree_evidence import partial_name_factor
 
 K = ElementKind
 CLOSE_WORDS = {"close", "x", "\u00d7", "\u2715", "\u2716"}
+NAMED_CLOSE = 0.85              # a tree's button named "Close", asked for as "x": below a drawn "x"
 SPELLED_SCORE = 0.97            # an element whose whole text is the description ('Tab #2')
 QUOTED_CASE_FACTOR = 0.9        # quoted text in another letter case: still found, clearly second
 LIKENESS_FACTOR = 0.85          # an icon named by the glyph it resembles: below any name read
@@ -70,6 +71,11 @@ def direct_matches(query: TargetQuery, elements: Iterable[Element], use_labels: 
             continue  # already taken as a close glyph
         if close_query and e.kind == K.CLOSE and (best is None or best[0].score < 0.95):
             out.append(Scored(e, e.box, 0.95 * kind_factor(query, e.kind), "close glyph"))
+            continue
+        if close_query and e.kind in (K.BUTTON, K.ICON) and e.source == "a11y" and \
+                e.text.strip().lower() in CLOSE_WORDS and (best is None or best[0].score < NAMED_CLOSE):
+            # the tree names a dialog's "x" by what it does: asked for "x", it is that button
+            out.append(Scored(e, e.box, NAMED_CLOSE * kind_factor(query, e.kind), "a button named close"))
             continue
         if best is None:
             continue

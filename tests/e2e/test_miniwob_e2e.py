@@ -69,3 +69,19 @@ def test_harness_runs_and_reports(tmp_path: Path) -> None:
     assert [t["task"] for t in data["tasks"]] == list(tasks)
     assert data["overall"]["episodes"] == 6
     assert data["tasks"][1]["success_rate"] == 1.0
+
+
+@pytest.mark.e2e("input", "a11y")
+def test_with_accessibility_the_agent_grounds_on_chromiums_tree(tmp_path: Path) -> None:
+    """``--accessibility``: chromium reports its page to the worker's own AT-SPI bus, and the
+    agent finds the targets in the tree (the steps say so), still acting with real input."""
+    from gui_agent.bench.miniwob import BenchConfig, run_benchmark
+
+    config = BenchConfig(tasks=("click-button", "enter-text"), episodes=1, seed=0,
+                         out_dir=tmp_path / "files", max_steps=6, episode_seconds=30,
+                         keep_runs=True, accessibility=True)
+    episodes = run_benchmark(config)
+    assert [e.success for e in episodes] == [True, True], [(e.task, e.reason) for e in episodes]
+    sources = {json.loads(line)["source"] for e in episodes
+               for line in (Path(e.run_dir) / "steps.jsonl").read_text(encoding="utf-8").splitlines()}
+    assert "a11y" in sources, sources

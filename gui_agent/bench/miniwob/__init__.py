@@ -56,6 +56,10 @@ def add_arguments(b: argparse.ArgumentParser) -> None:
     b.add_argument("--display", type=int, help="first X display number to use (default: any free)")
     b.add_argument("--keep-runs", action="store_true",
                    help="keep the agent's run folders of successful episodes too")
+    b.add_argument("--accessibility", action="store_true",
+                   help="pixels + the accessibility tree: chromium with "
+                        "--force-renderer-accessibility and an AT-SPI bus per worker "
+                        "(default: pixels only)")
 
 
 def run_miniwob_bench(args: argparse.Namespace) -> int:
@@ -64,7 +68,8 @@ def run_miniwob_bench(args: argparse.Namespace) -> int:
     config = BenchConfig(tasks=tuple(tasks), episodes=args.episodes, seed=args.seed,
                          scale=args.scale, workers=args.workers, max_steps=args.max_steps,
                          episode_seconds=args.episode_seconds, out_dir=out_dir,
-                         keep_runs=args.keep_runs, display=args.display)
+                         keep_runs=args.keep_runs, display=args.display,
+                         accessibility=args.accessibility)
     episodes = run_benchmark(config)
     report = BenchReport.build(config.to_json(), list(config.tasks), episodes)
     report.print()

@@ -71,6 +71,7 @@ class BrowserOptions:
     window_css: tuple[int, int] = WINDOW_CSS
     position: tuple[int, int] = (0, 0)
     start_timeout: float = 20.0
+    accessibility: bool = False      # expose the page to the accessibility bus (AT-SPI)
 
     def flags(self, port: int, user_data_dir: Path, url: str) -> list[str]:
         return [
@@ -83,6 +84,7 @@ class BrowserOptions:
             f"--force-device-scale-factor={self.scale}",
             f"--window-position={self.position[0]},{self.position[1]}",
             f"--window-size={self.window_css[0]},{self.window_css[1]}",
+            *(["--force-renderer-accessibility"] if self.accessibility else []),
             f"--app={url}",
         ]
 

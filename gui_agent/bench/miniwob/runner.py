@@ -24,13 +24,16 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...errors import ConfigError, GuiAgentError
 from .browser import SCREEN_CSS, TASK_AREA, BrowserOptions, Chromium, screen_size
 from .episode import EpisodeState, MiniWobPage, episode_seed, task_url
 from .instruction import instruction_from_utterance
 from .report import EpisodeResult
+
+if TYPE_CHECKING:
+    from ...batch.desktop_session import DesktopSession
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +52,7 @@ class BenchConfig:
     out_dir: Path = Path("miniwob-bench")
     keep_runs: bool = False          # keep the agent's run folders of successful episodes too
     display: int | None = None       # first X display number (worker i uses display + i)
+    accessibility: bool = False      # pixels + chromium's accessibility tree (an AT-SPI bus per worker)
 
     def __post_init__(self) -> None:
         if not self.tasks:
@@ -119,11 +123,12 @@ class EpisodeRunner:
         self.display = display
         self.shots_dir = config.out_dir / "shots"
         self.shots_dir.mkdir(parents=True, exist_ok=True)
-        self.browser = Chromium(display, task_url(config.tasks[0]), BrowserOptions(scale=config.scale))
+        self.browser = Chromium(display, task_url(config.tasks[0]),
+                                BrowserOptions(scale=config.scale, accessibility=config.accessibility))
         self.page = MiniWobPage(self.browser.start())
         settings = Settings(safety="allow", max_steps=config.max_steps,
                             max_seconds=config.episode_seconds, runs_dir=config.out_dir / "runs",
-                            save_screenshots=True, accessibility=False)   # pixels alone
+                            save_screenshots=True, accessibility=config.accessibility)
         self.agent = Engine.from_settings(settings, hooks=AgentHooks(on_step=self._after_step),
                                           use_memory=False)
         self.controller = self.agent.desktop.controller
@@ -214,13 +219,40 @@ def run_shard(config: BenchConfig, tasks: tuple[str, ...], worker: int) -> list[
     number = None if config.display is None else config.display + worker
     results: list[EpisodeResult] = []
     with VirtualDisplay(size=screen_size(config.scale), display=number) as vd:
-        runner = EpisodeRunner(replace(config, tasks=tasks), vd.name or "")
+        session = _accessible_session(config, worker) if config.accessibility else None
         try:
-            for task in tasks:
-                results += runner.run_task(task, _log_progress)
+            runner = EpisodeRunner(replace(config, tasks=tasks), vd.name or "")
+            try:
+                for task in tasks:
+                    results += runner.run_task(task, _log_progress)
+            finally:
+                runner.close()
         finally:
-            runner.close()
+            if session is not None:
+                session.stop()
     return results
+
+
+def _accessible_session(config: BenchConfig, worker: int) -> DesktopSession:
+    """The worker's D-Bus session with the accessibility bus, which chromium reports its tree to
+    (``--accessibility``); a missing dbus or at-spi2-core is a clear error."""
+    from ...batch.desktop_session import (
+        A11Y_BUS_SERVICES,
+        DesktopSession,
+        DesktopSpec,
+        SessionError,
+    )
+
+    if shutil.which("dbus-daemon") is None:
+        raise ConfigError("--accessibility needs a D-Bus session bus: apt-get install dbus")
+    if not any(Path(p).exists() for p in A11Y_BUS_SERVICES):
+        raise ConfigError("--accessibility needs the accessibility bus: apt-get install at-spi2-core")
+    session = DesktopSession(DesktopSpec(accessibility=True), config.out_dir / f"session-{worker}")
+    try:
+        session.start()
+    except SessionError as exc:
+        raise ConfigError(f"--accessibility: {exc}") from exc
+    return session
 
 
 def _log_progress(r: EpisodeResult) -> None:

@@ -163,3 +163,32 @@ def test_a_fill_whose_old_text_stayed_is_done_again():
                       {"into": Candidate(field.box, 1.0, "a11y", field)}, Observation.from_image(BLANK))
     assert acted.effect.seen and acted.attempts == 2, acted.effect.describe()
     assert [e.method for e in controller.log].count("type_text") == 2
+
+
+class FieldPixels:
+    """Reads a field's box as OCR would: what the field shows on the screen."""
+
+    def __init__(self, shows: str) -> None:
+        self.shows = shows
+
+    def parse(self, image):  # pragma: no cover - not asked by the read-back check
+        raise AssertionError("the whole screen is not parsed for a field's read-back")
+
+    def read_text(self, image, box, inset: int = 2):
+        return self.shows
+
+
+def test_a_tree_value_that_lags_the_field_is_checked_against_its_pixels():
+    """A browser's spin box reports its number to the tree only when it loses the focus: the
+    tree still said '0' while the field showed the typed 4. What the field shows is seen; a
+    field showing something else stays not seen."""
+    box = Box(10, 10, 150, 24)
+    lagging = typed_effect("4", secret=False, target=_field(ScriptedHandle(value_answers=["0"]), "0"),
+                           target_box=box, before=BLANK, after=BLANK, reader=FieldPixels("4"), cleared=True)
+    assert lagging.seen and "'4' read in the field's pixels" in lagging.observed
+    kept = typed_effect("4", secret=False, target=_field(ScriptedHandle(value_answers=["0"]), "0"),
+                        target_box=box, before=BLANK, after=BLANK, reader=FieldPixels("04"), cleared=True)
+    assert not kept.seen and "accessible value is '0'" in kept.observed
+    secret = typed_effect("4", secret=True, target=_field(ScriptedHandle(value_answers=["0"]), "0"),
+                          target_box=box, before=BLANK, after=BLANK, reader=FieldPixels("4"))
+    assert not secret.seen

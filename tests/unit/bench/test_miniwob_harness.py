@@ -103,6 +103,9 @@ def test_browser_flags_and_geometry() -> None:
                    "--remote-debugging-port=9333", "--force-device-scale-factor=2",
                    "--user-data-dir=/tmp/p", "--window-position=0,0", "--window-size=332,280"):
         assert needed in flags
+    assert "--force-renderer-accessibility" not in flags          # pixels only by default
+    a11y = BrowserOptions(scale=2, accessibility=True).flags(9333, Path("/tmp/p"), "file:///x.html")
+    assert "--force-renderer-accessibility" in a11y and a11y[-1] == "--app=file:///x.html"
     assert screen_size(2) == (328, 560)
     port = free_port()
     assert 1024 < port < 65536
@@ -177,8 +180,21 @@ def test_cli_parses_the_miniwob_bench() -> None:
                                       "--workers", "2"])
     assert (args.bench, args.tasks, args.episodes, args.seed, args.workers, args.scale) == \
         ("miniwob", "click-test,enter-text", 3, 7, 2, 2)
+    assert args.accessibility is False
+    a11y = build_parser().parse_args(["bench", "miniwob", "--suite", "s.txt", "--accessibility"])
+    assert a11y.accessibility is True
+    assert BenchConfig(tasks=("click-test",), accessibility=True).to_json()["accessibility"] is True
     with pytest.raises(SystemExit):
         build_parser().parse_args(["bench", "miniwob", "--episodes", "3"])  # no tasks
+
+
+def test_accessibility_without_its_bus_is_a_clear_error(monkeypatch, tmp_path: Path) -> None:
+    from gui_agent.bench.miniwob import runner
+
+    monkeypatch.setattr(runner.shutil, "which", lambda name: None)
+    config = BenchConfig(tasks=("click-test",), accessibility=True, out_dir=tmp_path)
+    with pytest.raises(ConfigError, match="apt-get install dbus"):
+        runner._accessible_session(config, 0)
 
 
 class _FakeCdp:

@@ -146,3 +146,27 @@ def test_while_a_dialog_has_the_focus_what_lies_outside_it_is_seldom_meant():
     parse = tree(name_field, bold, item, windows=(editor, dialog))
     assert ground(parse, "the Bold button").element is bold
     assert ground(parse, '"UTF-16"').element is item
+
+
+def _instructed(parse: ScreenParse, task: str, description: str, pixels: ScreenParse | None = None):
+    obs = observation(FixedTree(parse))
+    screen = OcrGrounder(parser=None)
+    screen._cache = [(obs.image, _fused(pixels, parse) if pixels is not None else parse)]
+    ladder = GroundingLadder([AccessibilityGrounder(), screen], parser=screen)
+    ladder.instruction = task
+    return ladder.resolve(description, obs)
+
+
+def test_the_tasks_own_words_in_the_tree_are_no_target():
+    """A web page's instruction is a text of its tree: 'Focus into the textbox.' named "the
+    textbox" outright, and the tree rung clicked the instruction; the field (which the tree
+    did not list) is the pixels'."""
+    task = "Focus into the textbox."
+    said = node(K.TEXT, (6, 6, 202, 22), task, role="text")
+    field = Element(K.TEXT_FIELD, Box(32, 272, 257, 44), "", 0.9, "detector")
+    found = _instructed(tree(said), task, "the textbox", pixels=ScreenParse((field,), 328, 560))
+    assert found.box == field.box
+    dialog = tree(node(K.TEXT, (6, 6, 280, 45), 'Close the dialog box by clicking the "x".', role="text"),
+                  node(K.BUTTON, (192, 142, 40, 40), "Close"))
+    found = _instructed(dialog, 'Close the dialog box by clicking the "x".', '"x"')
+    assert found.box == Box(192, 142, 40, 40) and found.source == "a11y"   # the tree's "Close" button
