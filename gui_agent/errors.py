@@ -35,6 +35,7 @@ class GroundingError(GuiAgentError):
 
 
 NOT_FOUND = "could not find"   # how a TargetNotFound's message starts (a step's note)
+NO_EFFECT = "no effect after"  # how a step's note starts when its required effect was not seen
 AMBIGUOUS = "is ambiguous"     # what an AmbiguousTarget's message says
 
 

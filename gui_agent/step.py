@@ -23,7 +23,7 @@ from .acting import Acted, Actor
 from .actions import Action, Type, Wait, format_action
 from .config import Settings
 from .desktop import Desktop
-from .errors import SafetyRefusal
+from .errors import NO_EFFECT, SafetyRefusal
 from .grounding.candidate import Candidate, visible_text
 from .safety import SafetyContext, SafetyGate, TypedSoFar
 from .safety.secrets import SECRET_FIELD
@@ -212,7 +212,7 @@ class StepPipeline:
         effect = acted.effect
         outcome, error = "ok", ""
         if not effect.seen and effect.required:
-            outcome, error = "failed", f"no effect after {acted.attempts} tries: {effect.describe()}"
+            outcome, error = "failed", f"{NO_EFFECT} {acted.attempts} tries: {effect.describe()}"
         elif self.live and not isinstance(action, Wait | Type) and \
                 run.loops.observe(text, frame_digest(before_image)):
             outcome, error = "failed", "the same action on an unchanged screen keeps repeating"

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
 from PIL import Image
 
 from ..geometry import Box, Point
@@ -43,6 +44,7 @@ CACHE_SECONDS = 10.0          # a window's read is kept this long while its pixe
 # second): a read made sooner than this after the window's pixels last changed may be of the
 # old tree, so it is not kept; a later read of the same pixels walks the tree again.
 TREE_LAG_S = 1.0
+DRAWN_CONTRAST = 12           # grey levels: less than this all over an element's box is blank
 _POPUP_KINDS = frozenset({K.MENU, K.MENU_ITEM})
 
 
@@ -140,6 +142,7 @@ class AtspiSource:
                         key=lambda iw: (iw[0] is None, iw[0] or 0))
         matched = {i for i, _ in placed if i is not None}
         size = image.size
+        gray = np.asarray(image.convert("L"))
         elements: list[Element] = []
         shown: list[Window] = []
         seen: set[str] = set()
@@ -150,7 +153,7 @@ class AtspiSource:
             seen.add(win.key)
             found = self._window_elements(win, box, monitor, image, deadline)
             visible = [e for e in found
-                       if not _covered(e, monitor, stacking, index, matched, win.pid)]
+                       if not _covered(e, monitor, stacking, index, matched, win.pid) and drawn(gray, e.box)]
             elements.extend(visible)
             shown.append(Window(win.title, win.role, box, win.active, win.modal))
         for key in [k for k in self._cache if k not in seen]:
@@ -284,6 +287,17 @@ class AtspiSource:
                           win.active, AtspiHandle(node))
         checked = "checked" in states if kind == K.CHECKBOX else is_checked(kind, role, states)
         return Element(kind, box, text, 1.0, "a11y", checked, label, info)
+
+
+def drawn(gray: np.ndarray, box: Box) -> bool:
+    """Whether the screen shows anything where the tree puts an element: a frame, a face, a
+    letter. Blank there, the tree is not (yet) of this screen (a browser reports a new page's
+    places a moment after drawing it; the element is still where the old page had it)."""
+    b = box.expand(1).clip(gray.shape[1], gray.shape[0])
+    patch = gray[b.top:b.bottom, b.left:b.right]
+    if patch.size == 0:
+        return False
+    return bool((np.abs(patch.astype(np.int16) - int(np.median(patch))) > DRAWN_CONTRAST).any())
 
 
 @functools.cache

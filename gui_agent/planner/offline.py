@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from ..actions import Action, Click, Done, Fail, Scroll, Type, format_action
-from ..errors import AMBIGUOUS
+from ..errors import AMBIGUOUS, NO_EFFECT
 from ..screen.observation import Observation
 from .base import Planner, StepRecord, Subtask
 from .dialogs import is_dismissal
@@ -51,7 +51,7 @@ from .screen_aids import (
     ValueReader,
 )
 from .slider import one_slider_each, slider_target
-from .spinner import nudge
+from .spinner import nudge, numeric_entry, read_number
 
 log = logging.getLogger(__name__)
 
@@ -230,6 +230,10 @@ class OfflineWorker:
             item = listed_item(failed.action)       # the box shows the item's name too
             if item is not None and item not in taken:
                 return item
+        if failed is not None and failed.action == subtask.actions[0] and failed.note.startswith(NO_EFFECT):
+            refused = self._refused_number(subtask, steps, observation)
+            if refused is not None:
+                return refused
         if failed is not None:
             picked = aids.on_calendar(steps, observation) or \
                 aids.dismiss(failed, len(dismissed), observation) or aids.commit(failed, steps, observation)
@@ -263,6 +267,20 @@ class OfflineWorker:
     def _final(self, action: Action) -> Action:
         """A Done or a Fail ends the attempt."""
         return self._close(action) if isinstance(action, Done | Fail) else action
+
+    def _refused_number(self, subtask: Subtask, steps: list[StepRecord],
+                        observation: Observation | None) -> Action | None:
+        """A number field that took none of the keys (a spin box that only its arrows set; the
+        tree said its value stayed): nudged with its arrows as after a typing the pixels took
+        for done; Done once it shows the number; None when it is no number field or shows none."""
+        if numeric_entry(subtask) is None or self.value_reader is None or observation is None:
+            return None
+        arrows = sum(1 for r in steps if r.ok and isinstance(r.action, Click))
+        step = self._nudge(subtask, observation, arrows)
+        if step is not None:
+            return step
+        field, wanted = numeric_entry(subtask)  # type: ignore[misc]
+        return Done() if read_number(self.value_reader(field, observation)) == wanted else None
 
     def _nudge(self, subtask: Subtask, observation: Observation | None,
                nudges: int) -> Action | None:

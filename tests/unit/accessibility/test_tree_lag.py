@@ -45,3 +45,22 @@ def test_a_read_right_after_the_pixels_changed_is_walked_again_later(monkeypatch
     assert field() == Box(30, 143, 256, 43)    # walked again: where the field is now
     clock.now += 1.0
     assert field() == Box(30, 143, 256, 43) and len(walks) == 2   # now kept: not walked again
+
+
+def test_an_element_where_the_screen_shows_nothing_is_not_read():
+    """The tree of a page that has just changed still puts the text box where the old page had
+    it, on blank page: no element is read there; a frame as light as a web form's is drawn."""
+    import numpy as np
+    from PIL import ImageDraw
+
+    from gui_agent.accessibility.atspi import drawn
+
+    img = Image.new("RGB", (328, 420), "white")
+    d = ImageDraw.Draw(img)
+    d.rectangle([28, 356, 284, 398], outline=(224, 224, 224))        # a light field frame
+    d.text((10, 10), "Focus into the textbox.", fill="black")
+    gray = np.asarray(img.convert("L"))
+    assert not drawn(gray, Box(4, 104, 256, 43))                      # the old page's place
+    assert drawn(gray, Box(28, 356, 257, 43))                         # the field's frame
+    assert drawn(gray, Box(8, 8, 150, 16))                            # a text
+    assert not drawn(gray, Box(400, 500, 20, 20))                     # off the screen

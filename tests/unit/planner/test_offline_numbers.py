@@ -70,3 +70,31 @@ def test_text_entries_are_not_read_back():
     assert first == Type("Ann", into="the Name field")
     assert worker.next_action(sub, OBS, [StepRecord(first, 0, True)]) == Done()
     assert Click("the up arrow") != first
+
+
+def test_a_spinner_whose_typing_was_seen_to_fail_is_nudged_too():
+    """With the accessibility tree the refused keys are seen at once (its value stayed "0"):
+    the typing step fails, and the arrows set the number as when the pixels took it for done."""
+    reads = iter(["0", "1", "2", "2"])
+    worker = OfflineWorker(value_reader=lambda desc, obs: next(reads))
+    sub = OfflineManager().plan("select 2 with the spinner")[0]
+    history: list[StepRecord] = []
+    out = []
+    for _ in range(8):
+        action = worker.next_action(sub, OBS, history)
+        out.append(str(action))
+        if isinstance(action, Done | Fail):
+            break
+        refused = isinstance(action, Type)
+        history.append(StepRecord(action, 0, not refused,
+                                  "no effect after 2 tries: the field's accessible value is '0'" if refused else ""))
+    assert out == ["type('2', into='the spinner', clear=True)", "click('the up arrow')",
+                   "click('the up arrow')", "done()"]
+
+
+def test_a_text_field_whose_typing_failed_is_not_nudged():
+    worker = OfflineWorker(value_reader=lambda desc, obs: "")
+    sub = OfflineManager().plan('type "Ann" into the Name field')[0]
+    assert worker.next_action(sub, OBS, []) == sub.actions[0]
+    failed = StepRecord(sub.actions[0], 0, False, "no effect after 2 tries: the field stayed empty")
+    assert isinstance(worker.next_action(sub, OBS, [failed]), Fail)
