@@ -266,11 +266,13 @@ def _init_worker(level: int) -> None:
 
 
 def run_benchmark(config: BenchConfig) -> list[EpisodeResult]:
-    """All episodes of all tasks; one process per worker when there is more than one."""
+    """All episodes of all tasks; one process per worker when there is more than one, and
+    with ``accessibility`` always (libatspi joins one bus per process, once: each worker's
+    own bus needs a process of its own)."""
     for task in config.tasks:
         task_url(task)  # unknown names fail before anything starts
     parts = shards(config.tasks, config.workers)
-    if len(parts) == 1:
+    if len(parts) == 1 and not config.accessibility:
         return run_shard(config, parts[0], 0)
     import multiprocessing
 
