@@ -255,6 +255,13 @@ _INDEFINITE_RE = re.compile(r"^(?:a|an)\s", re.IGNORECASE)
 _EDGE_RE = re.compile(r"^the\s+(?P<edge>start|beginning|end)\s+of\s+(?P<inner>.+)$", re.IGNORECASE)
 
 
+def quote(text: str) -> str:
+    """A text the grounder must match literally: in double quotes (single if it has one)."""
+    if not text.strip():
+        return ""
+    return f"'{text}'" if '"' in text else f'"{text}"'
+
+
 def edge_of(description: str) -> tuple[str, str] | None:
     """('start' | 'end', the inner description) for 'the start of "quick brown"' / 'the end of
     the Name field': the point just inside that end of what the inner one names (where a drag

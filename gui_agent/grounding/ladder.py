@@ -18,7 +18,7 @@ from ..errors import AmbiguousTarget, TargetNotFound
 from ..geometry import Box, Point
 from ..screen.observation import Observation
 from .candidate import Candidate
-from .description import edge_of, parse_description
+from .description import edge_of, parse_description, quote
 from .point_grounder import PointGrounder, ScreenElements
 
 log = logging.getLogger(__name__)
@@ -127,7 +127,10 @@ class GroundingLadder:
             raise TargetNotFound(target, "the description is empty")
         edge = edge_of(description)
         if edge is not None:          # 'the end of "quick brown"': a point inside that end of it
-            found = self.resolve(edge[1], observation)
+            try:
+                found = self.resolve(edge[1], observation)
+            except TargetNotFound:
+                found = self._wrapped_end(edge[0], edge[1], observation)
             b = found.box
             left = b.left + EDGE_INSET if edge[0] == "start" else b.right - EDGE_INSET - 1
             return replace(found, box=Box(left, b.top, 1, b.height), why=f"{edge[0]} of {found.why}".strip())
@@ -140,6 +143,29 @@ class GroundingLadder:
             except (TargetNotFound, AmbiguousTarget):
                 self.last_alternatives = []
         return self._resolve_description(description, observation)
+
+    def _wrapped_end(self, edge: str, inner: str, observation: Observation) -> Candidate:
+        """The first words of a quoted text that wraps (ending one line, 'the start of') or its
+        last words (starting the line below, 'the end of'); TargetNotFound when no split of its
+        words reads so."""
+        query = parse_description(inner)
+        words = query.text.split()
+        if not query.quoted or len(words) < 2:
+            raise TargetNotFound(inner, "it is not on the screen")
+        for k in range(1, len(words)):
+            head, tail = " ".join(words[:k]), " ".join(words[k:])
+            try:
+                first, rest = self.resolve(quote(head), observation), self.resolve(quote(tail), observation)
+            except (TargetNotFound, AmbiguousTarget):
+                continue
+            if first.element is None or rest.element is None:
+                continue
+            ends = first.element.text.rstrip(" .,;:!?").lower().endswith(head.lower())
+            starts = rest.element.text.lstrip().lower().startswith(tail.lower())
+            below = 0 < rest.box.top - first.box.top <= 2 * first.box.height
+            if ends and starts and below:
+                return first if edge == "start" else rest
+        raise TargetNotFound(inner, "it is not on the screen, on one line or wrapped onto the next")
 
     def _resolve_description(self, description: str, observation: Observation) -> Candidate:
         near_misses: list[str] = []

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from ..errors import PlanningError
+from ..grounding.description import quote
 from . import vocabulary as vocab
 from .clauses import Clause, render
 
@@ -52,13 +53,6 @@ def desc(clause: Clause, toks: Tokens) -> str:
     if len(toks) == 1 and clause.quoted(toks[0]) is not None:
         return quote(clause.quoted(toks[0]) or "")
     return _named(clause, toks) or _widget(clause, toks) or words_of(clause, toks)
-
-
-def quote(text: str) -> str:
-    """A text the grounder must match literally: in double quotes (single if it has one)."""
-    if not text.strip():
-        return ""
-    return f"'{text}'" if '"' in text else f'"{text}"'
 
 
 def drop_unanchored(toks: Tokens) -> Tokens:

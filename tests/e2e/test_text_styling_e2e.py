@@ -1,6 +1,6 @@
 """Styling words in a rich-text editor end to end: a contenteditable page in real chromium on
-Xvfb, the offline agent selecting with the real mouse and pressing the style's keys; the
-page's own markup says what was styled."""
+Xvfb, the offline agent selecting with the real mouse (words that wrap onto the next line
+too) and pressing the style's keys; the page's own markup says what was styled."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ def test_words_are_styled_by_selecting_them_and_pressing_the_styles_keys() -> No
     url = "data:text/html," + urllib.parse.quote(PAGE)
     cases = [('bold "quick"', "The <b>quick</b> brown"),
              ('make "over the" bold and underlined', "jumps <b><u>over the</u></b> lazy"),
+             ('underline "lazy dog"', "the <u>lazy dog</u> near"),          # wrapped after "lazy"
              ("Using the text editor, give everything the style italics", f"<i>{TEXT}</i>")]
     with VirtualDisplay(size=screen_size(2)) as vd, \
             Chromium(vd.name or "", url, BrowserOptions(scale=2)) as browser:

@@ -44,3 +44,30 @@ def test_a_phrases_start_and_end_are_inside_its_first_and_last_letters(theme, fo
     lo, hi = _letter(LINE, first + len(phrase) - 1, f, c["bg"])
     assert (lo + hi) / 2 < end.x <= hi + 1, (end, lo, hi)
     assert 30 <= start.y <= 65 and 30 <= end.y <= 65
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("font_name", FONTS)
+def test_words_that_wrap_onto_the_next_line_start_on_one_and_end_on_the_other(theme, font_name):
+    """'lazy dog' in a text area that wrapped after "lazy": its start is in "lazy" at the end of
+    the first line, its end in "dog" at the start of the second; words that are on the screen
+    but not one after the other across the wrap are not the phrase."""
+    from gui_agent.errors import TargetNotFound
+
+    c = THEMES[theme]
+    f = font(26, font_name)
+    img = Image.new("RGB", (900, 140), c["bg"])
+    d = ImageDraw.Draw(img)
+    first, second = "jumps over the lazy", "dog near the river"
+    d.text((20, 30), first, fill=c["fg"], font=f)
+    d.text((20, 75), second, fill=c["fg"], font=f)
+    ladder, _ = default_ladder()
+    obs = Observation.from_image(img)
+    start = ladder.resolve('the start of "lazy dog"', obs).point
+    end = ladder.resolve('the end of "lazy dog"', obs).point
+    lo, hi = _letter(first, first.index("lazy"), f, c["bg"])
+    assert lo - 1 <= start.x < (lo + hi) / 2 and 30 <= start.y <= 65, (start, lo, hi)
+    lo, hi = _letter(second, 2, f, c["bg"])
+    assert (lo + hi) / 2 < end.x <= hi + 1 and 75 <= end.y <= 110, (end, lo, hi)
+    with pytest.raises(TargetNotFound):
+        ladder.resolve('the start of "over river"', obs)      # not across the wrap
