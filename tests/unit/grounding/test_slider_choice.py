@@ -61,44 +61,49 @@ def stacked(labels: tuple[str, ...], values: tuple[str, ...], theme: str, font_n
     return img, thumbs
 
 
-def _ask(img: Image.Image, description: str):
+def _asker(img: Image.Image):
+    """Asks one screen for sliders by description (one parser: the screen is parsed once)."""
     ladder, parser = default_ladder()
-    return ScreenQueries(ladder, parser).slider(description, Observation.from_image(img))
+    queries, obs = ScreenQueries(ladder, parser), Observation.from_image(img)
+    return lambda description: queries.slider(description, obs)
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("font_name", FONTS)
 def test_sliders_side_by_side_are_counted_left_to_right(theme, font_name):
     img, thumbs = side_by_side(("12", "3", "18"), theme, font_name)
+    _ask = _asker(img)
     for description, k, value in (("the 1st slider", 0, 12), ("the second slider", 1, 3),
                                   ("the 3rd slider", 2, 18), ("the last slider", 2, 18),
                                   ("the left slider", 0, 12), ("the rightmost slider", 2, 18)):
-        found = _ask(img, description)
+        found = _ask(description)
         assert found is not None, description
         assert thumbs[k].contains(found.thumb.center) and not found.horizontal, (description, found)
         assert found.value == value, (description, found)
-    assert _ask(img, "the slider") is None          # one of three: which?
-    assert _ask(img, "the 4th slider") is None
-    assert _ask(img, "the top slider") is None      # side by side: none is on top
+    assert _ask("the slider") is None          # one of three: which?
+    assert _ask("the 4th slider") is None
+    assert _ask("the top slider") is None      # side by side: none is on top
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("font_name", FONTS)
 def test_stacked_sliders_are_named_by_their_labels(theme, font_name):
     img, thumbs = stacked(("Volume", "Bass", "Treble"), ("40", "7", "65"), theme, font_name)
+    _ask = _asker(img)
     for description, k, value in (("the Volume slider", 0, 40), ("the bass slider", 1, 7),
                                   ('the slider labeled "Treble"', 2, 65), ("the slider for Bass", 1, 7),
                                   ("the 2nd slider", 1, 7), ("the bottom slider", 2, 65)):
-        found = _ask(img, description)
+        found = _ask(description)
         assert found is not None, description
         assert thumbs[k].contains(found.thumb.center) and found.horizontal, (description, found)
         assert found.value == value, (description, found)
-    assert _ask(img, "the Balance slider") is None   # no such label: never another slider
-    assert _ask(img, "the left slider") is None      # stacked: none is the left one
+    assert _ask("the Balance slider") is None   # no such label: never another slider
+    assert _ask("the left slider") is None      # stacked: none is the left one
 
 
 def test_one_slider_is_the_slider_and_named_by_its_side_or_count():
     img, thumbs = side_by_side(("9",), "light", FONTS[0])
+    _ask = _asker(img)
     for description in ("the slider", "the 1st slider", "the left slider", "the last slider"):
-        found = _ask(img, description)
+        found = _ask(description)
         assert found is not None and thumbs[0].contains(found.thumb.center), description
