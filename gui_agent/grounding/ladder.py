@@ -18,8 +18,9 @@ from ..errors import AmbiguousTarget, TargetNotFound
 from ..geometry import Box, Point
 from ..screen.observation import Observation
 from .candidate import Candidate
-from .description import edge_of, parse_description, quote
+from .description import parse_description
 from .point_grounder import PointGrounder, ScreenElements
+from .target_forms import edge_of, quote
 
 log = logging.getLogger(__name__)
 DEFAULT_THRESHOLD = 0.5

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from ..actions import Action, Hotkey, Type, target_fields
 from ..errors import PlanningError
-from ..grounding.description import point_of
+from ..grounding.target_forms import point_of
 from . import vocabulary as vocab
 from .clauses import Clause, mask_quotes, match_verb, render, split_clauses
 from .more_verbs import instrument_only

@@ -51,7 +51,7 @@ from .screen_aids import (
     ValueReader,
 )
 from .slider import one_slider_each, slider_target
-from .spinner import nudge, numeric_entry, read_number
+from .spinner import nudge
 
 log = logging.getLogger(__name__)
 
@@ -231,7 +231,10 @@ class OfflineWorker:
             if item is not None and item not in taken:
                 return item
         if failed is not None and failed.action == subtask.actions[0] and failed.note.startswith(NO_EFFECT):
-            refused = self._refused_number(subtask, steps, observation)
+            # a number field that took none of the keys (a spin box only its arrows set; the
+            # tree said its value stayed): its arrows, as after a typing the pixels took for done
+            arrows = sum(1 for r in steps if r.ok and isinstance(r.action, Click))
+            refused = self._nudge(subtask, observation, arrows, refused=True)
             if refused is not None:
                 return refused
         if failed is not None:
@@ -268,27 +271,13 @@ class OfflineWorker:
         """A Done or a Fail ends the attempt."""
         return self._close(action) if isinstance(action, Done | Fail) else action
 
-    def _refused_number(self, subtask: Subtask, steps: list[StepRecord],
-                        observation: Observation | None) -> Action | None:
-        """A number field that took none of the keys (a spin box that only its arrows set; the
-        tree said its value stayed): nudged with its arrows as after a typing the pixels took
-        for done; Done once it shows the number; None when it is no number field or shows none."""
-        if numeric_entry(subtask) is None or self.value_reader is None or observation is None:
-            return None
-        arrows = sum(1 for r in steps if r.ok and isinstance(r.action, Click))
-        step = self._nudge(subtask, observation, arrows)
-        if step is not None:
-            return step
-        field, wanted = numeric_entry(subtask)  # type: ignore[misc]
-        return Done() if read_number(self.value_reader(field, observation)) == wanted else None
-
     def _nudge(self, subtask: Subtask, observation: Observation | None,
-               nudges: int) -> Action | None:
+               nudges: int, refused: bool = False) -> Action | None:
         """The next arrow click towards a wanted number, Fail when it will not get there."""
         if self.value_reader is None or observation is None:
             return None
         reader = self.value_reader
-        return nudge(subtask, lambda field: reader(field, observation), nudges)
+        return nudge(subtask, lambda field: reader(field, observation), nudges, refused)
 
     def _after_failure(self, subtask: Subtask, failed: StepRecord, expansions: int,
                        missed: str, observation: Observation | None = None, scrolled_on: int = 0) -> Action:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from ..errors import PlanningError
-from ..grounding.description import quote
+from ..grounding.target_forms import quote
 from . import vocabulary as vocab
 from .clauses import Clause, render
 

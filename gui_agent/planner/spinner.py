@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..actions import Action, Click, Fail, Type
+from ..actions import Action, Click, Done, Fail, Type
 from .base import Subtask
 
 MAX_NUDGES = 50
@@ -37,16 +37,21 @@ def numeric_entry(subtask: Subtask) -> tuple[str, float] | None:
     return (action.into, wanted) if wanted is not None else None
 
 
-def nudge(subtask: Subtask, shown_text: Callable[[str], str | None], nudges: int) -> Action | None:
+def nudge(subtask: Subtask, shown_text: Callable[[str], str | None], nudges: int,
+          refused: bool = False) -> Action | None:
     """The next arrow click towards the number the subtask types into a field (``shown_text``
-    reads a field's text), Fail when it will not get there, None when there is nothing to do."""
+    reads a field's text), Fail when it will not get there, None when there is nothing to do.
+    ``refused``: the typing was seen to fail (the field kept its value), so a field that shows
+    the number now is Done, the arrows' doing."""
     entry = numeric_entry(subtask)
     if entry is None:
         return None
     field, wanted = entry
     shown = read_number(shown_text(field))
-    if shown is None or shown == wanted:
+    if shown is None:
         return None
+    if shown == wanted:
+        return Done() if refused else None
     if nudges >= MAX_NUDGES:
         return Fail(f"{field} shows {shown:g}, not {wanted:g}, after {nudges} arrow clicks")
     return Click("the up arrow" if shown < wanted else "the down arrow")

@@ -50,10 +50,10 @@ def read_style(clause: Clause, toks: Tokens) -> list[Action]:
 
 def _select(clause: Clause, rest: Tokens) -> list[Action]:
     """The steps that select the text named by ``rest`` (one word, several, or everything)."""
+    if not rest:
+        raise fail(clause, "say which text to style: 'bold \"cat\"', 'make everything italic'")
     low = " ".join(lower_word(t) for t in rest)
-    if not rest or low in vocab.EMPTY_OBJECTS or low in ("everything", "all", "whole", "entire", "all of"):
-        if not rest:
-            raise fail(clause, "say which text to style: 'bold \"cat\"', 'make everything italic'")
+    if low in vocab.EMPTY_OBJECTS or low in ("whole", "entire", "all of"):
         return [Click(WHOLE_TEXT), Hotkey(("ctrl", "a"))]
     quoted = [clause.quoted(t) for t in rest]
     if len(rest) == 1:

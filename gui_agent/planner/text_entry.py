@@ -121,7 +121,7 @@ def _set_parts(toks: Tokens) -> list[Tokens]:
     start = 0
     for i, w in enumerate(low):
         if w in ("and", ",") and "to" in low[start:i] and "to" in low[i + 1:] and \
-                low[i + 1:i + 2] != ["to"] and not is_number(low[i + 1] if i + 1 < len(low) else "0"):
+                low[i + 1] != "to" and not is_number(low[i + 1]):
             parts.append(toks[start:i])
             start = i + 1
     parts.append(toks[start:])

@@ -18,8 +18,8 @@ from gui_agent.config import Settings
 from gui_agent.desktop import StillDesktop
 from gui_agent.geometry import Box, Point
 from gui_agent.grounding.default import default_ladder
-from gui_agent.grounding.description import point_of
 from gui_agent.grounding.point_grounder import element_under
+from gui_agent.grounding.target_forms import point_of
 from gui_agent.parsing.elements import Element, ElementKind
 from gui_agent.planner import offline_planner
 from gui_agent.planner.base import Planner, Subtask
