@@ -23,8 +23,8 @@ CLOSE_GLYPHS = {"x", "X", "×", "✕", "✖", "⨯"}
 INDICATORS = (K.CHECKBOX, K.RADIO, K.CLOSE)
 INK = 40             # grey levels between ink and its background
 _APART = 3           # blank columns that separate a widget from the text beside it
-_LETTER_GAP = 0.2    # of the line's height: a gap narrower than this before a line's last glyph
-                     # is a letter's spacing, not the space before an indicator
+_LETTER_GAP = 0.2    # of the line's height: a gap narrower than this between a round glyph and
+                     # the text left of it is a letter's spacing, not the space before an indicator
 
 Reread = Callable[[list[Box]], list[TextLine]]
 
