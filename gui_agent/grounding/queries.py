@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from ..accessibility.roles import DIALOG_ROLES
 from ..errors import AmbiguousTarget, GroundingError
+from ..geometry import Box
 from ..parsing.elements import ElementKind, ScreenParsing
 from ..parsing.reading_order import group_rows
 from ..parsing.sliders import Slider, find_sliders, number_shown, value_places
@@ -84,10 +85,21 @@ class ScreenQueries:
         # to the caret poorly ("0|" as "P"); the direct read paints the caret out first.
         if cand.element is not None and cand.element.source == PARAGRAPH_SOURCE:
             return cand.element.text        # its lines, read one by one, in order
+        lines = self._lines_inside(cand.box, obs)
+        if len(lines) > 1:                  # a text area: its lines, not one read of them all
+            return " ".join(lines)
         direct = self.parser.read_text(obs.image, cand.box) if self.parser is not None else None
         if direct:
             return direct
         return cand.element.text if cand.element is not None and cand.element.text else None
+
+    def _lines_inside(self, box: Box, obs: Observation) -> list[str]:
+        """The text lines the screen parse read inside ``box``, in reading order."""
+        if self.parser is None:
+            return []
+        inside = [e for e in self.parser.parse(obs.image).elements
+                  if e.text and e.kind in (ElementKind.TEXT, ElementKind.LINK) and box.contains(e.box.center)]
+        return [" ".join(e.text for e in row) for row in group_rows(inside, lambda e: e.box)]
 
     def texts(self, obs: Observation) -> list[str]:
         """The screen's text lines in reading order, the task's own words left out (a calendar's
@@ -143,13 +155,18 @@ class ScreenQueries:
         import numpy as np
 
         parse = without_echo(self.parser.parse(obs.image), getattr(self.ladder, "instruction", ""))
-        found = find_sliders(parse, np.asarray(obs.image.convert("L")))
+        parser = self.parser
+
+        def read(place: Box) -> str | None:
+            box = place.clip(obs.image.width, obs.image.height)
+            return parser.read_text(obs.image, box) if box.width >= 4 and box.height >= 4 else None
+
+        found = find_sliders(parse, np.asarray(obs.image.convert("L")), read)
         slider = described_slider(found, description, [e for e in parse.elements if e.text])
         if slider is None:
             return None
         for place in value_places(slider) if slider.value is None else ():
-            box = place.clip(obs.image.width, obs.image.height)
-            value = number_shown(self.parser.read_text(obs.image, box)) if box.width >= 4 and box.height >= 4 else None
+            value = number_shown(read(place))
             if value is not None:       # a short value that text detection missed, read where it is
                 return replace(slider, value=value)
         return slider

@@ -57,3 +57,24 @@ def test_a_wrapped_paragraph_is_one_text_read_whole(font_name):
     assert read_value("the 5th word of the paragraph", lambda d: queries.shown_text(d, obs)) == "quis"
     assert read_value("the 7th word of the paragraph", lambda d: queries.shown_text(d, obs)) == "cursus"
     assert read_value("the last word of the paragraph", lambda d: queries.shown_text(d, obs)) == "lorem"
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("font_name", ["dejavu/DejaVuSansMono.ttf", "liberation/LiberationMono-Regular.ttf"])
+def test_a_text_areas_lines_are_its_text(theme, font_name):
+    """A framed text area holding several lines: what it shows is its lines in order, not the
+    one line a direct read of the whole box would make of them (none)."""
+    c = THEMES[theme]
+    img = Image.new("RGB", (360, 300), c["bg"])
+    d = ImageDraw.Draw(img)
+    d.rectangle([12, 40, 330, 240], fill=c["field"], outline=c["border"], width=2)
+    lines = ["in. Blandit diam", "quisque. Massa lacus", "urna, morbi tortor enim", "volutpat cursus.",
+             "Senectus purus", "lectus ullamcorper."]
+    for i, line in enumerate(lines):
+        d.text((20, 46 + 30 * i), line, fill=c["fg"], font=font(18, font_name))
+    d.rectangle([12, 256, 260, 286], fill=c["field"], outline=c["border"], width=2)
+    ladder, parser = default_ladder()
+    queries = ScreenQueries(ladder, parser)
+    obs = Observation.from_image(img)
+    assert read_value("the last word of the text area", lambda d: queries.shown_text(d, obs)) == "ullamcorper"
+    assert read_value("the first word of the text area", lambda d: queries.shown_text(d, obs)) == "in"
