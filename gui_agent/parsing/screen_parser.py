@@ -96,11 +96,14 @@ class ScreenParser:
             left += 1
         while right > left and cols[right - 1] > 0.7:
             right -= 1
-        # A caret is a line taller than the text, at most 3 px wide: paint it out.
+        # A caret is a line taller than the text, at most 3 px wide, nothing joined to it (a
+        # "1" has its flag and foot): paint it out.
         tall = cols > 0.6
+        _, parts, part_stats, _ = cv2.connectedComponentsWithStats(ink[top:bottom].astype(np.uint8), connectivity=8)
         for x in np.flatnonzero(tall):
             run = tall[max(0, x - 3):x + 4]
-            if run.sum() <= 3:
+            joined = {int(i) for i in np.unique(parts[:, x]) if i}
+            if run.sum() <= 3 and all(part_stats[i, cv2.CC_STAT_WIDTH] <= 3 for i in joined):
                 crop[:, x] = background
                 ink[:, x] = False
         body = ink[top:bottom, left:right].astype(np.uint8)

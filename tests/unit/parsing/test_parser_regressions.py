@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from gui_agent.geometry import Box
 from gui_agent.parsing.ocr import TextLine
 from gui_agent.parsing.screen_parser import _grow_over_lines
@@ -192,3 +194,21 @@ def test_a_selected_tab_filled_with_colour_is_a_tab_not_a_title_bar():
     parse = ScreenParser(incremental=False).parse(np.asarray(img))
     tabs = [e.text for e in parse.elements if e.kind == ElementKind.TAB]
     assert tabs == ["Tab #1", "Tab #2", "Tab #3"]
+
+
+@pytest.mark.parametrize("font_name", ["dejavu/DejaVuSans.ttf", "liberation/LiberationSans-Regular.ttf"])
+def test_read_text_keeps_a_lone_one_that_is_no_caret(font_name):
+    # a slider's value "1" read in a place its own height: its stem was painted out as a caret
+    # (a tall thin line) and nothing was left; a "1" has its flag (and foot) joined to the stem
+    from PIL import Image, ImageDraw, ImageFont
+
+    from gui_agent.parsing.screen_parser import ScreenParser
+
+    img = Image.new("RGB", (120, 60), "white")
+    d = ImageDraw.Draw(img)
+    d.text((40, 20), "1", fill=(20, 20, 20), font=ImageFont.truetype(f"/usr/share/fonts/truetype/{font_name}", 18))
+    ink = Image.eval(img.convert("L"), lambda v: 255 - v).getbbox()
+    assert ScreenParser().read_text(img, Box(ink[0] - 12, ink[1], ink[2] - ink[0] + 24, ink[3] - ink[1])) == "1"
+    caret = Image.new("RGB", (120, 60), "white")
+    ImageDraw.Draw(caret).rectangle([50, 20, 51, 40], fill=(20, 20, 20))     # a caret alone
+    assert ScreenParser().read_text(caret, Box(38, 20, 26, 21)) is None
