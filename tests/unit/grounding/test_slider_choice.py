@@ -107,3 +107,32 @@ def test_one_slider_is_the_slider_and_named_by_its_side_or_count():
     for description in ("the slider", "the 1st slider", "the left slider", "the last slider"):
         found = _ask(description)
         assert found is not None and thumbs[0].contains(found.thumb.center), description
+
+
+def tight_stack(values: tuple[str, ...], theme: str, font_name: str, above: bool = False
+                ) -> tuple[Image.Image, list[Box]]:
+    """Horizontal sliders close one under another, each value written at its track's left end
+    on the side given (under it, or above it): a value is about as near the next track as its
+    own, so only the layout (every value on the same side) tells whose it is."""
+    c = THEMES[theme]
+    img = Image.new("RGB", (340, 60 + 44 * len(values) + 80), c["bg"])
+    d = ImageDraw.Draw(img)
+    thumbs = []
+    for k, value in enumerate(values):
+        y0 = 70 + 44 * k
+        thumbs.append(_slider(d, c, True, 20, y0, (0.3, 0.6, 0.45)[k % 3], length=280, thick=18, side=28))
+        d.text((22, y0 - 6 if above else y0 + 20), value, fill=c["fg"], font=font(19, font_name),
+               anchor="lb" if above else "lt")
+    return img, thumbs
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("font_name", FONTS)
+@pytest.mark.parametrize("above", [False, True])
+def test_tightly_stacked_values_belong_by_the_side_they_all_share(theme, font_name, above):
+    img, thumbs = tight_stack(("6", "5", "3"), theme, font_name, above)
+    _ask = _asker(img)
+    for k, value in enumerate((6, 5, 3)):
+        found = _ask(f"the {('1st', '2nd', '3rd')[k]} slider")
+        assert found is not None and thumbs[k].contains(found.thumb.center), k
+        assert found.value == value, (k, found)

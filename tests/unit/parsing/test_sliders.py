@@ -84,9 +84,11 @@ def test_a_button_alone_is_no_slider():
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_a_focused_thumb_read_as_two_glyphs_is_still_a_thumb(theme):
+@pytest.mark.parametrize("read_as", ["口:", "6"])
+def test_a_focused_thumb_read_as_two_glyphs_is_still_a_thumb(theme, read_as):
     # at its track's end a focused thumb (a thick ring) and a speck beside it were read as one
-    # text of two glyphs ("口:"): neither a captionless face nor a one-glyph outline
+    # text of two glyphs ("口:"), or with a piece of its track as a digit ("6", never a thumb
+    # by itself): neither a captionless face nor a one-glyph outline
     import numpy as np
 
     from gui_agent.parsing.elements import Element, ElementKind, ScreenParse
@@ -99,8 +101,71 @@ def test_a_focused_thumb_read_as_two_glyphs_is_still_a_thumb(theme):
                         outline=c["fg"], width=3)
     gray = np.asarray(img.convert("L"))
     glyphs = Element(ElementKind.TEXT, Box(thumb.left - 6, thumb.top - 6, thumb.width + 22, thumb.height + 12),
-                     "口:", 0.6, "ocr")
+                     read_as, 0.6, "ocr")
     value = Element(ElementKind.TEXT, Box(thumb.right + 40, thumb.top, 16, 20), "8", 0.99, "ocr")
     found = find_sliders(ScreenParse((glyphs, value), img.width, img.height), gray)
     assert any(f.thumb.contains(thumb.center) and f.horizontal and f.value == 8.0 and f.track.width > 4 * thumb.width
                for f in found), (found, thumb)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("focused", [False, True])
+def test_a_value_text_detection_missed_is_read_where_the_others_are(theme, focused):
+    # three sliders, each value written under its track, midway to the next track: with the
+    # 2nd value ("1") missed by text detection, "above" gives as many tracks a number as
+    # "below" does (the 12 above the 2nd track, the 1 above the 3rd) and the sliders showed
+    # 12, 1 and nothing. The missing one is read where the others' values sit: below wins.
+    # Focused, the thumb's ring is drawn outside the box the detector gave and touches the
+    # "1", and OCR reads the 3rd track's end as a field showing "0": neither is a value.
+    import numpy as np
+
+    from gui_agent.parsing.elements import Element, ElementKind, ScreenParse
+    from gui_agent.parsing.screen_parser import ScreenParser
+    from gui_agent.parsing.sliders import find_sliders
+
+    c = THEMES[theme]
+    img = Image.new("RGB", (330, 260), c["bg"])
+    d = ImageDraw.Draw(img)
+    thumbs, texts, places = [], [], []
+    for k, (x, value) in enumerate(((190, "12"), (30, "1"), (270, "18"))):
+        top = 40 + 48 * k
+        d.rounded_rectangle([20, top, 300, top + 20], radius=4, fill=c["field"], outline=c["border"])
+        d.rounded_rectangle([x - 14, top - 4, x + 14, top + 24], radius=3, fill=c["face"], outline=c["border"])
+        thumbs.append(Box(x - 14, top - 4, 29, 29))
+        below = top + 26
+        if focused and k == 1:          # the detector boxes the face inside the ring
+            d.rounded_rectangle([x - 16, top - 6, x + 16, top + 26], radius=5, outline=c["fg"], width=3)
+            thumbs[-1] = Box(x - 13, top - 3, 27, 27)
+            below = top + 27
+        d.text((22, below), value, fill=c["fg"], font=font(18), anchor="lt")
+        texts.append(Element(ElementKind.TEXT, Box(21, top + 25, 11 * len(value), 21), value, 0.99, "ocr"))
+    gray = np.asarray(img.convert("L"))
+    elements = tuple(Element(ElementKind.BUTTON, t, "", 0.9, "detector") for t in thumbs) + (texts[0], texts[2])
+    if focused:
+        elements += (Element(ElementKind.TEXT_FIELD, Box(18, 136, 280, 21), "0", 0.6, "ocr"),)
+    parser = ScreenParser()
+
+    def read(place: Box) -> str | None:
+        places.append(place)
+        return parser.read_text(img, place.clip(img.width, img.height))
+
+    found = sorted(find_sliders(ScreenParse(elements, img.width, img.height), gray, read), key=lambda s: s.track.top)
+    assert [f.value for f in found] == [12.0, 1.0, 18.0], found
+    assert places, "the missing value was read"
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_thumbs_outline_takes_in_its_focus_ring_not_the_text_it_touches(theme):
+    # the detector boxed the face inside a focused thumb's ring: the place of a value under it
+    # began inside the ring, whose row was read with the "1" touching it
+    import numpy as np
+
+    from gui_agent.parsing.sliders import _outline_of
+
+    c = THEMES[theme]
+    img = Image.new("RGB", (120, 100), c["bg"])
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle([30, 20, 62, 52], radius=5, fill=c["face"], outline=c["fg"], width=3)
+    d.text((32, 53), "1", fill=c["fg"], font=font(18), anchor="lt")      # touching the ring
+    outline = _outline_of(np.asarray(img.convert("L")), Box(33, 23, 27, 27))
+    assert (outline.left, outline.top, outline.right, outline.bottom) == (30, 20, 63, 53), outline
