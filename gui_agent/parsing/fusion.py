@@ -13,6 +13,7 @@ import numpy as np
 
 from ..geometry import Box, BoxGrid
 from .elements import Element, ElementKind
+from .face_rows import face_rows, read_lone_captions
 from .indicators import (
     CLOSE_GLYPHS,
     INK,
@@ -80,7 +81,7 @@ def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
                                                 and not _text_at_left(wd.box, [lines[i].box for i in inside])):
             kind = K.BUTTON
         out.append(replace(wd, kind=kind, text=text))
-    out = _mark_tabs(out, rgb)
+    out = _mark_tabs(read_lone_captions(out, gray, reread), rgb)
     grid = BoxGrid(out, lambda e: e.box)
     out = [_own_icon(e, grid.near(e.box)) for e in out]
     out = [_blank_square(e, lines, gray) for e in out]
@@ -305,19 +306,7 @@ def _ink_rows(gray: np.ndarray, box: Box) -> tuple[int, int] | None:
 
 def _mark_tabs(elements: list[Element], rgb: np.ndarray) -> list[Element]:
     """Two or more captioned faces side by side with shared top and bottom form a tab bar."""
-    faces = [i for i, e in enumerate(elements) if e.kind == K.BUTTON and e.text]
-    faces.sort(key=lambda i: elements[i].box.left)
-    groups: list[list[int]] = []
-    for i in faces:
-        b = elements[i].box
-        for g in groups:
-            last = elements[g[-1]].box
-            gap = b.left - last.right   # (a few px more on a HiDPI screen)
-            if abs(last.top - b.top) <= 3 and abs(last.bottom - b.bottom) <= 3 and -4 <= gap <= max(4, b.height // 8):
-                g.append(i)
-                break
-        else:
-            groups.append([i])
+    groups = face_rows(elements, [i for i, e in enumerate(elements) if e.kind == K.BUTTON and e.text])
     result = list(elements)
     for g in (g for g in groups if len(g) >= 2):
         shades = [float(rgb[elements[i].box.top + 2:elements[i].box.bottom - 2,
