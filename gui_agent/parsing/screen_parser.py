@@ -48,6 +48,24 @@ class _Frame:
     lines: tuple[TextLine, ...]
 
 
+def _lone_one(ink: np.ndarray, x: int) -> bool:
+    """Whether the tall line at column ``x`` of ``ink`` is the stem of a lone "1": all the ink
+    there is joins it, some of it reaches past the line (a flag, a foot), and none beside the
+    middle of the stem (a caret touching a "0" has the "0"'s side there)."""
+    import cv2
+
+    count, parts, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    joined = {int(i) for i in np.unique(parts[:, x]) if i}
+    marks = {i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= 4}
+    if not joined or not marks <= joined or all(stats[i, cv2.CC_STAT_WIDTH] <= 3 for i in joined):
+        return False
+    rows = np.flatnonzero(ink[:, x])
+    middle = slice(int(rows.min() + 0.35 * (rows.max() - rows.min())), int(rows.min() + 0.65 * (rows.max() - rows.min())) + 1)
+    beside = np.isin(parts[middle], list(joined))
+    beside[:, max(0, x - 2):x + 3] = False
+    return not beside.any()
+
+
 class ScreenParser:
     """Parses screenshots into a :class:`ScreenParse`; reuse one instance across steps."""
 
@@ -96,14 +114,12 @@ class ScreenParser:
             left += 1
         while right > left and cols[right - 1] > 0.7:
             right -= 1
-        # A caret is a line taller than the text, at most 3 px wide, nothing joined to it (a
-        # "1" has its flag and foot): paint it out.
+        # A caret is a line taller than the text, at most 3 px wide: paint it out, unless it is
+        # a lone "1" (not an empty field's caret, nor one touching a "0"; see _lone_one).
         tall = cols > 0.6
-        _, parts, part_stats, _ = cv2.connectedComponentsWithStats(ink[top:bottom].astype(np.uint8), connectivity=8)
         for x in np.flatnonzero(tall):
             run = tall[max(0, x - 3):x + 4]
-            joined = {int(i) for i in np.unique(parts[:, x]) if i}
-            if run.sum() <= 3 and all(part_stats[i, cv2.CC_STAT_WIDTH] <= 3 for i in joined):
+            if run.sum() <= 3 and not _lone_one(ink[top:bottom], x):
                 crop[:, x] = background
                 ink[:, x] = False
         body = ink[top:bottom, left:right].astype(np.uint8)

@@ -212,3 +212,9 @@ def test_read_text_keeps_a_lone_one_that_is_no_caret(font_name):
     caret = Image.new("RGB", (120, 60), "white")
     ImageDraw.Draw(caret).rectangle([50, 20, 51, 40], fill=(20, 20, 20))     # a caret alone
     assert ScreenParser().read_text(caret, Box(38, 20, 26, 21)) is None
+    zero = Image.new("RGB", (120, 60), "white")                              # "0|": the caret touches it
+    d = ImageDraw.Draw(zero)
+    d.text((40, 22), "0", fill=(20, 20, 20), font=ImageFont.truetype(f"/usr/share/fonts/truetype/{font_name}", 16))
+    ink = Image.eval(zero.convert("L"), lambda v: 255 - v).getbbox()
+    d.line([ink[2], ink[1] - 3, ink[2], ink[3] + 3], fill=(20, 20, 20), width=1)
+    assert ScreenParser().read_text(zero, Box(ink[0] - 12, ink[1] - 4, ink[2] - ink[0] + 24, ink[3] - ink[1] + 8)) == "0"
