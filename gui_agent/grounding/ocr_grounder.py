@@ -41,6 +41,7 @@ from .icon_names import asked_icons
 from .indicator_columns import INDICATORS, cut_row_indicators
 from .instruction_echo import without_echo
 from .kinds import INTERACTIVE, kind_factor, without_kind_penalty
+from .link_words import linked_words
 from .matching import match_text, sub_box, symbol_fold
 from .name_matches import direct_matches, spelled_matches
 from .open_menus import weighed_by_open_menu
@@ -141,6 +142,7 @@ def _score_query(query: TargetQuery, parse: ScreenParse, image: Any) -> list[Sco
         if not any(s.element.kind in query.kinds & INDICATORS for s in scored):
             scored += cut_row_indicators(query, elements)    # a check list's row cut by its edge
     scored = without_kind_penalty(query, _dedupe(weighed_by_open_menu(scored, query.text, parse, image)))
+    scored = linked_words(query, scored, rgb)
     if query.colour and rgb is not None:
         scored = weighed_by_colour(query.colour, scored, rgb)
     if query.container is not None:
