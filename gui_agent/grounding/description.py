@@ -66,6 +66,7 @@ ROLE_WORDS: dict[str, frozenset[ElementKind]] = {
     "radio": frozenset({K.RADIO}),
     "option": frozenset({K.RADIO, K.TEXT}),
     "tab": frozenset({K.TAB}),
+    "swatch": frozenset({K.CHECKBOX, K.BUTTON, K.ICON}),     # a palette's square of one colour
     "dropdown": frozenset({K.COMBO}),
     "combobox": frozenset({K.COMBO}),
     "combo": frozenset({K.COMBO}),

@@ -179,6 +179,9 @@ def _as_array(image: Any) -> Any:
     return np.asarray(image.convert("RGB") if getattr(image, "mode", "RGB") != "RGB" else image)
 
 
+_CONTROLS = frozenset({K.BUTTON, K.ICON, K.CHECKBOX, K.TAB, K.CLOSE, K.COMBO})
+
+
 def is_text_area(field: Element, elements: Iterable[Element], gray: Any = None) -> bool:
     """Whether a text field holds several lines: taller than a one-line field can be, clearly
     taller than the shortest field beside it (a two-row text area at any scale), or with a
@@ -203,8 +206,22 @@ def _role_matches(query: TargetQuery, elements: Iterable[Element], gray: Any = N
         if e.kind == K.TEXT_FIELD:   # 'text area' asks for a multi-line field, 'field' for a line
             area = is_text_area(e, elements, gray)
             score *= 1.0 if area == bool(_AREA_ROLES & set(query.role_words)) else 0.7
+            score *= 0.7 if _holds_a_row_of_controls(e, elements) else 1.0
         out.append(Scored(e, e.box, score, f"a {e.kind} by role"))
     return out
+
+
+def _holds_a_row_of_controls(field: Element, elements: tuple[Element, ...]) -> bool:
+    """A box holding two controls or more side by side and no words (an editor's tool bar: its
+    colour "A", its "B" and "I", read as buttons or as letters): a tool bar, not a field to type
+    in, though the detector drew it as one."""
+    inside = [e for e in elements if e is not field and field.box.contains(e.box.center)
+              and e.box.area < 0.25 * field.box.area]
+    if any(len(e.text.strip()) > 2 for e in inside):
+        return False
+    inner = [e for e in inside if e.kind in _CONTROLS or e.text.strip()]
+    return any(a.box.top < b.box.center.y < a.box.bottom or b.box.top < a.box.center.y < b.box.bottom
+               for i, a in enumerate(inner) for b in inner[i + 1:])
 
 
 def _labelled_widgets(query: TargetQuery, elements: tuple[Element, ...]) -> list[Scored]:

@@ -12,6 +12,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..geometry import Box, BoxGrid
+from .colour_controls import colour_controls
 from .elements import Element, ElementKind
 from .face_rows import face_rows, read_lone_captions
 from .indicators import (
@@ -50,8 +51,9 @@ def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
     if gray is None:
         gray = rgb.mean(axis=2)
     # a tree's boxed "+" looks like a ticked check box to the widget detector: it is an expander
-    strength = ink_strength(gray)     # read once for both glyph finders
-    expanders = tree_expanders(gray, ink_masks(gray, strength=strength))
+    strength = ink_strength(gray)     # read once for the glyph finders
+    masks = ink_masks(gray, strength=strength)
+    expanders = tree_expanders(gray, masks)
     # three dots standing alone: an overflow menu's button (a line of text is no icon)
     expanders += [m for m in more_icons(gray, ink_masks(gray, MORE_INK, strength)) if not any(
         ln.box.intersection(m.box) and any(c.isalnum() for c in ln.text) for ln in lines)]
@@ -97,7 +99,7 @@ def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
     for ln in free:
         out.append(Element(_text_kind(ln, rgb), ln.box, ln.text, round(ln.confidence, 3), "ocr"))
     # a reply arrow, a heart, a trash can: named by the icon-font glyph it looks like
-    return name_icons(gray, out + expanders)
+    return colour_controls(masks, name_icons(gray, out + expanders))
 
 
 # -- buttons, fields, tabs ----------------------------------------------------------------------
@@ -276,6 +278,8 @@ def _tall_face(gray: np.ndarray, box: Box, texts: list[Box]) -> bool:
     rows = sorted(t.center.y for t in texts)
     if sum(1 for a, b in zip(rows, rows[1:], strict=False) if b - a > 0.6 * min(t.height for t in texts)) >= 2:
         return False   # three lines or more, one under another: a list or a menu, not a caption
+    if _left_aligned(texts):
+        return False   # lines of several lengths flush left: a text area's, a caption's are centred
     if not ink_centred(gray, box) and box.width > 1.6 * box.height:
         return False   # (a squarish face is a button even when its caption overflows a side)
     # the margins of the caption's ink, not of the text boxes: detection draws those a few
@@ -285,6 +289,17 @@ def _tall_face(gray: np.ndarray, box: Box, texts: list[Box]) -> bool:
         min(t.top for t in texts) - box.top, box.bottom - max(t.bottom for t in texts))
     return top >= 8 and abs(top - bottom) <= max(6.0, 0.25 * (top + bottom)) \
         and not _text_at_left(box, texts)
+
+
+def _left_aligned(texts: list[Box]) -> bool:
+    """Two lines or more, one under another, that start at the same place and end at clearly
+    different ones (a wrapped caption's lines are centred, each on its own middle)."""
+    lines = sorted(texts, key=lambda t: t.top)
+    if len(lines) < 2:
+        return False
+    widest = max(t.width for t in lines)
+    return max(t.left for t in lines) - min(t.left for t in lines) <= 4 and \
+        max(t.center.x for t in lines) - min(t.center.x for t in lines) > 0.2 * widest
 
 
 def _ink_rows(gray: np.ndarray, box: Box) -> tuple[int, int] | None:

@@ -97,3 +97,33 @@ def test_colour_names_of_common_shades() -> None:
     assert colour_name((255, 165, 0)) == "orange" and colour_name((250, 220, 40)) == "yellow"
     assert colour_name((128, 0, 128)) == "purple" and colour_name((255, 182, 193)) == "pink"
     assert colour_name((139, 69, 19)) == "brown"
+
+
+# A palette of shades, row by row: the plain colours, then paler, then darker ones (the layout
+# web editors and office suites share).
+PALETTE = [[(0, 0, 0), (230, 0, 0), (255, 153, 0), (255, 255, 0), (0, 138, 0), (0, 102, 204), (153, 51, 255)],
+           [(250, 204, 204), (255, 235, 204), (255, 255, 204), (204, 232, 204), (204, 224, 245), (235, 214, 255), (255, 255, 255)],
+           [(187, 187, 187), (240, 102, 102), (255, 194, 102), (255, 255, 102), (102, 185, 102), (102, 163, 224), (194, 133, 255)],
+           [(136, 136, 136), (161, 0, 0), (178, 107, 0), (178, 178, 0), (0, 97, 0), (0, 71, 178), (107, 36, 178)],
+           [(68, 68, 68), (92, 0, 0), (102, 61, 0), (102, 102, 0), (0, 55, 0), (0, 41, 102), (61, 20, 102)]]
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("side", [16, 32])
+def test_of_a_palettes_shades_the_colour_named_is_the_plainest(theme, side):
+    c = THEMES[theme]
+    gap = side // 4
+    img = Image.new("RGB", (40 + 7 * (side + gap), 40 + 5 * (side + gap)), c["field"])   # a popup
+    d = ImageDraw.Draw(img)
+    centres = {}
+    for r, row in enumerate(PALETTE):
+        for k, fill in enumerate(row):
+            x, y = 20 + k * (side + gap), 20 + r * (side + gap)
+            d.rectangle([x, y, x + side - 1, y + side - 1], fill=fill)
+            centres[fill] = (x + side // 2, y + side // 2)
+    ladder, _ = default_ladder()
+    obs = Observation.from_image(img)
+    for word, fill in (("red", (230, 0, 0)), ("orange", (255, 153, 0)), ("yellow", (255, 255, 0)),
+                       ("green", (0, 138, 0)), ("blue", (0, 102, 204)), ("purple", (153, 51, 255))):
+        point = ladder.resolve(f"the {word} swatch", obs).point
+        assert abs(point.x - centres[fill][0]) <= side // 2 and abs(point.y - centres[fill][1]) <= side // 2, (word, point)

@@ -61,3 +61,33 @@ def test_a_text_area_whose_letters_look_like_check_boxes_stays_a_text_area(theme
     ladder, _ = default_ladder()
     area = ladder.resolve("the textarea", Observation.from_image(img))
     assert 20 <= area.point.y <= 170, area
+
+
+def _editor(theme: str, font_name: str) -> tuple[Image.Image, tuple[int, int, int, int]]:
+    """A rich-text editor at twice the size: a tool bar taller than a line field (a colour "A"
+    over a bar, "B", "I") over the text area, whose two lines, flush left, fill it nearly
+    from top to bottom. Returns the image and the text area's box."""
+    c = THEMES[theme]
+    img = Image.new("RGB", (340, 340), c["bg"])
+    d = ImageDraw.Draw(img)
+    d.rectangle([4, 10, 320, 80], fill=c["field"], outline=c["border"], width=2)              # the tool bar
+    d.text((34, 44), "A", fill=c["fg"], font=font(30, font_name), anchor="mm")
+    d.rectangle([22, 62, 46, 66], fill=(200, 40, 40))
+    d.text((94, 44), "B", fill=c["fg"], font=font(30, font_name), anchor="mm")
+    d.text((150, 44), "I", fill=c["fg"], font=font(30, font_name), anchor="mm")
+    d.rectangle([4, 80, 320, 212], fill=c["field"], outline=c["border"], width=2)             # the text area
+    for k, line in enumerate(("Pellentesque ultricies", "cursus.")):
+        d.text((36, 112 + 38 * k), line, fill=c["fg"], font=font(26, font_name))
+    return img, (4, 80, 320, 212)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("font_name", ("dejavu/DejaVuSans.ttf", "liberation/LiberationSans-Regular.ttf"))
+def test_the_text_area_is_the_editors_not_its_tool_bar_nor_a_button(theme, font_name):
+    # two short lines flush left that nearly fill a text area's height read as a big button's
+    # centred caption, and a tool bar as tall as a text area was one too: 'the text area' was
+    # not found, or ambiguous
+    img, (left, top, right, bottom) = _editor(theme, font_name)
+    ladder, _ = default_ladder()
+    point = ladder.resolve("the text area", Observation.from_image(img)).point
+    assert left < point.x < right and top < point.y < bottom, point
