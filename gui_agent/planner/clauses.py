@@ -142,7 +142,15 @@ def split_clauses(task: str) -> list[Clause]:
     masked, quotes = mask_quotes(_PRIVATE.sub(" ", task))
     masked = re.sub(r",(?=\s|$)", " , ", masked.replace(";", " ; ").replace("\n", " ; "))
     sentences: list[list[str]] = [[]]
+    ended: str | None = None      # the word with its full stop that ended the last sentence
     for tok in masked.split():
+        if ended is not None and sentences[-1] == [] and _goes_on(tok):
+            sentences.pop()           # 'give the text cursus. the color red': the stop was the word's
+            if sentences[-1] and ended.rstrip(".!?"):
+                sentences[-1][-1] = ended
+            else:
+                sentences[-1].append(ended)
+        ended = None
         if tok == ";":
             sentences.append([])
         elif tok[-1] in ".!?" and tok.lower() not in vocab.ABBREVIATIONS and not _PLACEHOLDER.match(tok):
@@ -150,6 +158,7 @@ def split_clauses(task: str) -> list[Clause]:
             if stripped:
                 sentences[-1].append(stripped)
             sentences.append([])
+            ended = tok if tok.endswith(".") and stripped else None
         else:
             sentences[-1].append(tok)
     clauses: list[Clause] = []
@@ -159,6 +168,12 @@ def split_clauses(task: str) -> list[Clause]:
             if tokens:
                 clauses.append(Clause(tuple(tokens), quotes))
     return clauses
+
+
+def _goes_on(word: str) -> bool:
+    """Whether a sentence that starts with ``word`` goes on with the one before: a lower-case
+    article or preposition ('... the text cursus. the style bold'), never a verb or a filler."""
+    return word in vocab.CONTINUATION_WORDS
 
 
 def _split_sentence(words: list[str]) -> list[list[str]]:

@@ -78,7 +78,7 @@ SCHEMA: dict[str, str] = {
     "clauses.leading_fillers": PHRASES, "clauses.trailing_fillers": PHRASES,
     "clauses.search_leads": PHRASES, "clauses.strong_connectors": PHRASES,
     "clauses.weak_connectors": PHRASES, "clauses.abbreviations": WORDS,
-    "clauses.purpose_objects": WORDS,
+    "clauses.continuation_words": WORDS, "clauses.purpose_objects": WORDS,
     "rewrites.ing_verbs": NAMES,
     **{f"targets.{name}": WORDS for name in (
         "articles", "possessives", "more_role_words", "not_role_words", "named_roles",
@@ -96,7 +96,7 @@ SCHEMA: dict[str, str] = {
     "texts.case_words": NAMES, "texts.value_phrases": PHRASES, "texts.vague_readings": PHRASES,
     "texts.relative_words": WORDS, "texts.each_label_words": PHRASES,
     "texts.value_places": PHRASES, "texts.word_phrases": NAMES, "texts.read_pronouns": PHRASES,
-    "texts.style_words": NAMES, "texts.style_keys": NAMES,
+    "texts.style_words": NAMES, "texts.style_keys": NAMES, "texts.colour_verbs": WORDS,
     "sizes.grow": WORDS, "sizes.shrink": WORDS, "sizes.width": WORDS, "sizes.height": WORDS,
     "sizes.links": PHRASES, "sizes.verbs": NAMES,
     "numbers.words": COUNTS, "numbers.times": COUNTS, "numbers.time_units": AMOUNTS,

@@ -30,6 +30,7 @@ SEARCH_LEADS: tuple[str, ...] = _L.phrases("clauses.search_leads")
 STRONG_CONNECTORS: tuple[str, ...] = _L.phrases("clauses.strong_connectors")
 WEAK_CONNECTORS: tuple[str, ...] = _L.phrases("clauses.weak_connectors")
 ABBREVIATIONS: frozenset[str] = _L.words("clauses.abbreviations")
+CONTINUATION_WORDS: frozenset[str] = _L.words("clauses.continuation_words")
 PURPOSE_OBJECTS: frozenset[str] = _L.words("clauses.purpose_objects")
 ING_VERBS: Mapping[str, str] = _L.names("rewrites.ing_verbs")
 
@@ -71,6 +72,7 @@ TEXT_NOUNS: tuple[str, ...] = _L.phrases("texts.text_nouns")
 GENERIC_TEXT_NOUNS: frozenset[str] = _L.words("texts.generic_text_nouns")
 STYLE_WORDS: Mapping[str, str] = _L.names("texts.style_words")
 STYLE_KEYS: Mapping[str, str] = _L.names("texts.style_keys")
+COLOUR_VERBS: frozenset[str] = _L.words("texts.colour_verbs")
 FIELD_NOUNS: frozenset[str] = _L.words("texts.field_nouns")
 # No words at all are an empty object too ('copy', 'submit').
 EMPTY_OBJECTS: frozenset[str] = _L.words("texts.empty_objects") | {""}

@@ -83,6 +83,15 @@ def test_quotes_are_masked_and_apostrophes_are_not_quotes() -> None:
     assert len(split_clauses('click "a; b. c, then d"')) == 1
 
 
+def test_a_full_stop_before_a_lower_case_article_ends_a_word_not_the_sentence() -> None:
+    # 'give the text cursus. the color red' was two clauses, "give the text cursus" (a goal)
+    # and "the color red"
+    (one,) = split_clauses("give the text cursus. the color red.")
+    assert one.tokens == ("give", "the", "text", "cursus.", "the", "color", "red")
+    assert [c.tokens[0] for c in split_clauses("Click OK. The dialog closes. type hi")] == ["Click", "The", "type"]
+    assert [c.tokens for c in split_clauses("click OK. then press Enter")] == [("click", "OK"), ("press", "Enter")]
+
+
 def test_parse_keys() -> None:
     assert parse_keys("Ctrl + Shift + Esc") == ("ctrl", "shift", "esc")
     assert parse_keys("cmd-s") == ("command", "s")
