@@ -28,11 +28,12 @@ ALONE = 0.6                 # of the letter's height on either side that holds n
 PEAK = 0.6                  # of the letter's width its top quarter spans at most ("A", not "U")
 
 
-def _components(mask: np.ndarray) -> list[Box]:
+def _components(mask: np.ndarray) -> np.ndarray:
+    """The mask's connected parts, one row each: left, top, width, height, area."""
     import cv2
 
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    return [Box(int(x), int(y), int(w), int(h)) for x, y, w, h, _ in stats[1:count]]
+    return stats[1:count, :5].astype(np.int64)
 
 
 def _peaked(mask: np.ndarray, letter: Box) -> bool:
@@ -45,22 +46,23 @@ def _peaked(mask: np.ndarray, letter: Box) -> bool:
 def _controls(mask: np.ndarray) -> list[Box]:
     """The boxes of letter-on-bar shapes in one ink mask."""
     parts = _components(mask)
+    x, y, pw, ph, area = parts.T
+    bars = np.flatnonzero((pw >= BAR_WIDTH[0]) & (pw <= BAR_WIDTH[1]) & (ph >= BAR_HEIGHT[0])
+                          & (ph <= BAR_HEIGHT[1]) & (pw >= 3 * ph) & (area >= BAR_FILL * pw * ph))
     found = []
-    for bar in parts:
+    for k in bars:
+        bar = Box(*map(int, parts[k, :4]))
         w, h = bar.width, bar.height
-        if not (BAR_WIDTH[0] <= w <= BAR_WIDTH[1] and BAR_HEIGHT[0] <= h <= BAR_HEIGHT[1] and w >= 3 * h):
-            continue
-        if mask[bar.top:bar.bottom, bar.left:bar.right].mean() < BAR_FILL:
-            continue
         under = mask[bar.bottom:bar.bottom + max(3, h), max(0, bar.left - 2):bar.right + 2]
         if under.size == 0 or under.any():
             continue                    # ink goes on under it: a letter's crossbar, not a bar
-        letters = [p for p in parts if p is not bar and bar.top - GAP <= p.bottom <= bar.top + 1
-                   and bar.left + w // 4 <= p.center.x <= bar.right - w // 4
-                   and 0.4 * w <= p.width <= 1.3 * w and 0.6 * w <= p.height <= 2 * w]
+        centre = x + pw // 2
+        letters = np.flatnonzero((y + ph >= bar.top - GAP) & (y + ph <= bar.top + 1)
+                                 & (centre >= bar.left + w // 4) & (centre <= bar.right - w // 4)
+                                 & (pw >= 0.4 * w) & (pw <= 1.3 * w) & (ph >= 0.6 * w) & (ph <= 2 * w))
         if len(letters) != 1:
             continue
-        letter = letters[0]
+        letter = Box(*map(int, parts[letters[0], :4]))
         if not _peaked(mask, letter):
             continue                    # an underlined "U" is the underline button
         shape = Box.from_corners(min(bar.left, letter.left), letter.top, max(bar.right, letter.right), bar.bottom)
