@@ -16,6 +16,7 @@ import math
 import os
 import threading
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -53,6 +54,9 @@ BAND_OVERLAP = 128      # px (frame pixels) two bands share: a text line up to h
 # exception": Python < 3.14 ends such a thread by unwinding through their C++ frames).
 _NATIVE_LOCK = threading.RLock()
 _ALPHABET: dict[str, frozenset[str]] = {}   # "characters": the recogniser's, once a model is loaded
+# The models' sessions, one per thread count, shared by every engine of the process: they hold
+# no state between calls, and every call already takes the process-wide lock above.
+_SESSIONS: dict[int, Any] = {}
 
 
 @atexit.register
@@ -157,9 +161,12 @@ class OcrEngine:
                         raise GuiAgentError(
                             "OCR needs rapidocr-onnxruntime==1.4.4: pip install 'rapidocr-onnxruntime==1.4.4'"
                         ) from exc
-                    engine = RapidOCR(
-                        intra_op_num_threads=self.threads, inter_op_num_threads=1, use_cls=False
-                    )
+                    engine = _SESSIONS.get(self.threads)
+                    if engine is None:     # the models load once per process (a quarter second)
+                        engine = RapidOCR(
+                            intra_op_num_threads=self.threads, inter_op_num_threads=1, use_cls=False
+                        )
+                        _SESSIONS[self.threads] = engine
                     _ALPHABET.setdefault("characters", frozenset(
                         c for c in engine.text_rec.postprocess_op.character if len(c) == 1))
                     self._ocr = engine
