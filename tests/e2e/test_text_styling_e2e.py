@@ -18,30 +18,35 @@ PAGE = ("<html><body style='font-family:sans-serif;margin:8px'><div>Notes</div>"
         f"padding:4px;font-size:13px;margin-top:8px'>{TEXT}</div></body></html>")
 
 
-def test_words_are_styled_by_selecting_them_and_pressing_the_styles_keys() -> None:
+def _style_in_chromium(page: str, text: str, cases: list[tuple[str, str]]) -> None:
+    """Each task run by the offline agent on ``page`` in real chromium, its editor (#ed) set to
+    ``text`` first; the editor's markup afterwards holds the case's markup."""
     from gui_agent.bench.miniwob.browser import BrowserOptions, Chromium, screen_size
     from gui_agent.config import Settings
     from gui_agent.display import VirtualDisplay
     from gui_agent.engine import Engine
 
-    url = "data:text/html," + urllib.parse.quote(PAGE)
-    cases = [('bold "quick"', "The <b>quick</b> brown"),
-             ('make "over the" bold and underlined', "jumps <b><u>over the</u></b> lazy"),
-             ('underline "lazy dog"', "the <u>lazy dog</u> near"),          # wrapped after "lazy"
-             ("Using the text editor, give everything the style italics", f"<i>{TEXT}</i>")]
+    url = "data:text/html," + urllib.parse.quote(page)
     with VirtualDisplay(size=screen_size(2)) as vd, \
             Chromium(vd.name or "", url, BrowserOptions(scale=2)) as browser:
         time.sleep(1.0)      # (the virtual display is the DISPLAY of this process meanwhile)
         engine = Engine.from_settings(Settings(safety="allow", max_steps=10, max_seconds=60,
                                                accessibility=False), use_memory=False)
         for task, markup in cases:
-            browser.cdp.evaluate(f"document.getElementById('ed').innerHTML = {TEXT!r}")
+            browser.cdp.evaluate(f"document.getElementById('ed').innerHTML = {text!r}")
             time.sleep(0.3)
             result = engine.run(task)
             html = browser.cdp.evaluate("document.getElementById('ed').innerHTML")
             assert result.outcome == "done", (task, result.reason)
             assert markup in html, (task, html)
 
+
+def test_words_are_styled_by_selecting_them_and_pressing_the_styles_keys() -> None:
+    _style_in_chromium(PAGE, TEXT, [
+        ('bold "quick"', "The <b>quick</b> brown"),
+        ('make "over the" bold and underlined', "jumps <b><u>over the</u></b> lazy"),
+        ('underline "lazy dog"', "the <u>lazy dog</u> near"),          # wrapped after "lazy"
+        ("Using the text editor, give everything the style italics", f"<i>{TEXT}</i>")])
 
 PALETTE = ["#000000", "#e60000", "#ff9900", "#ffff00", "#008a00", "#0066cc", "#9933ff",
            "#ffffff", "#facccc", "#ffebcc", "#ffffcc", "#cce8cc", "#cce0f5", "#ebd6ff",
@@ -73,25 +78,8 @@ COLOUR_TEXT = "The quick brown fox jumps over the lazy dog"
 
 
 def test_a_text_is_coloured_with_the_editors_colour_button_and_its_palette() -> None:
-    from gui_agent.bench.miniwob.browser import BrowserOptions, Chromium, screen_size
-    from gui_agent.config import Settings
-    from gui_agent.display import VirtualDisplay
-    from gui_agent.engine import Engine
-
-    url = "data:text/html," + urllib.parse.quote(COLOUR_PAGE)
-    cases = [('give the text "jumps" the color red', '<span style="color: rgb(230, 0, 0);">jumps</span>'),
-             ('color "lazy dog" blue', '<span style="color: rgb(0, 102, 204);">lazy dog</span>'),
-             ("Using the text editor, make everything the color orange",
-              f'<span style="color: rgb(255, 153, 0);">{COLOUR_TEXT}</span>')]
-    with VirtualDisplay(size=screen_size(2)) as vd, \
-            Chromium(vd.name or "", url, BrowserOptions(scale=2)) as browser:
-        time.sleep(1.0)
-        engine = Engine.from_settings(Settings(safety="allow", max_steps=10, max_seconds=60,
-                                               accessibility=False), use_memory=False)
-        for task, markup in cases:
-            browser.cdp.evaluate(f"document.getElementById('ed').innerHTML = {COLOUR_TEXT!r}")
-            time.sleep(0.3)
-            result = engine.run(task)
-            html = browser.cdp.evaluate("document.getElementById('ed').innerHTML")
-            assert result.outcome == "done", (task, result.reason)
-            assert markup in html, (task, html)
+    _style_in_chromium(COLOUR_PAGE, COLOUR_TEXT, [
+        ('give the text "jumps" the color red', '<span style="color: rgb(230, 0, 0);">jumps</span>'),
+        ('color "lazy dog" blue', '<span style="color: rgb(0, 102, 204);">lazy dog</span>'),
+        ("Using the text editor, make everything the color orange",
+         f'<span style="color: rgb(255, 153, 0);">{COLOUR_TEXT}</span>')])

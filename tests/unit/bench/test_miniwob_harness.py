@@ -68,7 +68,12 @@ def test_shards_cover_every_task_once_whatever_the_worker_count() -> None:
 
 def test_dev_suite_names_installed_tasks() -> None:
     tasks = read_suite(DEV_SUITE)
-    assert len(tasks) == 16 and tasks[0] == "click-test" and "use-spinner" in tasks
+    widened = read_suite(REPO / "datasets" / "miniwob" / "widened.txt")
+    assert len(tasks) == 44 and tasks[0] == "click-test" and "use-spinner" in tasks
+    assert tasks[16:] == widened and len(set(tasks)) == 44
+    held_out = set(read_suite(REPO / "datasets" / "miniwob" / "held-out.txt"))
+    validation = set(read_suite(REPO / "datasets" / "miniwob" / "validation.txt"))
+    assert validation <= set(widened) and not held_out & set(tasks)
     installed = set(available_tasks())
     assert len(installed) >= 100
     assert set(tasks) <= installed
