@@ -92,7 +92,8 @@ def fuse(lines: list[TextLine], widgets: list[Element], rgb: np.ndarray,
     out = table_cells(out)
     free = [ln for i, ln in enumerate(lines) if i not in used]
     free_grid = BoxGrid(free, lambda ln: ln.box)
-    out = [_with_label(e, free_grid.near(e.box, _label_reach(e.box))) for e in out]
+    indicators = [e.box for e in out if e.kind in (K.CHECKBOX, K.RADIO)]
+    out = [_with_label(e, free_grid.near(e.box, _label_reach(e.box)), indicators) for e in out]
     out = [replace(e, kind=K.ICON, label="") if e.kind == K.RADIO and (
         not e.label and not _in_a_group(e, out) or not blank_inside_ring(gray, e.box)) else e for e in out]
     out = [e for e in out if not _glyph_framed(e, free_grid.near(e.box))]
@@ -339,12 +340,17 @@ def _label_reach(box: Box) -> int:
     return max(_FIELD_LABEL_LEFT, 3 * box.width + 12, _FIELD_LABEL_ABOVE + 12)
 
 
-def _with_label(e: Element, lines: list[TextLine]) -> Element:
-    """Name a widget by the text beside it: right of a checkbox/radio, left of or above a field.
-    ``lines``: the free lines, or those within _label_reach of it."""
+def _with_label(e: Element, lines: list[TextLine], indicators: list[Box]) -> Element:
+    """Name a widget by the text beside it: right of a checkbox/radio (left of it when none is
+    right of it, unless that text is another box's: in a grid of boxes each with its label on
+    its right, a label text detection missed leaves its box with no name, not its neighbour's),
+    left of or above a field. ``lines``: the free lines, or those within _label_reach of it;
+    ``indicators``: the boxes of the screen's check boxes and radio buttons."""
     if e.kind in (K.CHECKBOX, K.RADIO):
         right = [ln for ln in lines if same_row(ln.box, e.box) and -e.box.width // 2 <= ln.box.left - e.box.right <= 3 * e.box.width + 12]
-        left = [ln for ln in lines if same_row(ln.box, e.box) and 0 <= e.box.left - ln.box.right <= 2 * e.box.width]
+        left = [ln for ln in lines if same_row(ln.box, e.box) and 0 <= e.box.left - ln.box.right <= 2 * e.box.width
+                and not any(b != e.box and same_row(b, ln.box) and -b.width // 2 <= ln.box.left - b.right <= 3 * b.width + 12
+                            for b in indicators)]
         pick = min(right, key=lambda ln: ln.box.left) if right else (max(left, key=lambda ln: ln.box.right) if left else None)
         return replace(e, label=pick.text) if pick else e
     if e.kind in (K.TEXT_FIELD, K.COMBO) and e.box.height <= TEXT_AREA_HEIGHT:
