@@ -173,15 +173,28 @@ class OfflineWorker:
                                slider_reader, named_reader, self.task, rows_reader, labels_reader)
         self._subtask: Subtask | None = None
         self._start = 0
+        self._toggled_before: list[StepRecord] = []     # see _toggled
         self._closed = True
 
     def next_action(self, subtask: Subtask, observation: Observation | None,
                     history: Sequence[StepRecord]) -> Action:
         if subtask is not self._subtask or self._closed or len(history) < self._start:
             same = subtask is self._subtask
+            toggled = self._toggled(history[self._start:], observation) if same else []
             self._subtask, self._start, self._closed = subtask, len(history), False
+            self._toggled_before = toggled
             self.aids.new_attempt(same)
-        return self._final(self._next(subtask, observation, list(history[self._start:])))
+        return self._final(self._next(subtask, observation, self._toggled_before + list(history[self._start:])))
+
+    def _toggled(self, steps: Sequence[StepRecord], observation: Observation | None) -> list[StepRecord]:
+        """The clicks of a failed attempt that toggled a check box or a radio button: a retry
+        of the subtask counts them done ('select A, B, C' failing at C must not click A and B
+        again, which would clear them)."""
+        if self.state_reader is None or observation is None:
+            return []
+        reader = self.state_reader
+        return [r for r in steps if r.ok and isinstance(r.action, Click) and r.action.clicks == 1
+                and isinstance(r.action.target, str) and reader(r.action.target, observation) is not None]
 
     def _next(self, subtask: Subtask, observation: Observation | None, steps: list[StepRecord]) -> Action:
         aids = self.aids

@@ -237,3 +237,16 @@ def test_a_value_typed_into_both_fields_runs_field_by_field(obs: Observation) ->
     assert status == "done"
     assert performed == ["type('pw', into='the 1st text field')", "type('pw', into='the 2nd text field')",
                          "type('pw', into='the 1st text field')", "type('pw', into='the 2nd text field')"]
+
+
+def test_a_retry_does_not_toggle_again_the_boxes_its_failed_attempt_ticked(obs: Observation) -> None:
+    # 'Select A, B, C and click Submit' failed at C: the retry clicked A and B again, which
+    # cleared them; a button clicked before is clicked again (a retry redoes what it cannot see)
+    boxes = {'"Anna"', '"Bo"', '"Cy"'}
+    planner = offline_planner(state_reader=lambda target, _obs: True if target in boxes else None)
+    status, performed = run_loop(planner, 'select "Anna", "Bo" and "Cy"', obs, fails={"click('\"Cy\"')": 1})
+    assert status == "done"
+    assert performed == ["click('\"Anna\"')", "click('\"Bo\"')", "click('\"Cy\"')", "click('\"Cy\"')"]
+    plain = offline_planner(state_reader=lambda target, _obs: None)     # no check boxes: all again
+    status, performed = run_loop(plain, 'select "Anna", "Bo" and "Cy"', obs, fails={"click('\"Cy\"')": 1})
+    assert performed == ["click('\"Anna\"')", "click('\"Bo\"')", "click('\"Cy\"')"] * 2
