@@ -12,10 +12,9 @@
 # With no arguments the suite runs as two pytest processes side by side, one per core, of about
 # the same length: the unit tests (tests/unit) with the desktop apps gate and the end-to-end
 # tests that start Ray clusters (so that no two Ray clusters start at once: the unit tests start
-# some too), and the other end-to-end tests with the model backends' unit tests (tests/unit/backends:
-# a minute of fake servers, which evens the two out). Each has its own Xvfb; the first one's
-# report follows the second's, and the run fails if either fails. Arguments are passed to one pytest run instead
-# (bash installer/test.sh tests/unit/parsing -x).
+# some too), and the other end-to-end tests. Each has its own Xvfb; the first one's report
+# follows the second's, and the run fails if either fails. Arguments are passed to one pytest
+# run instead (bash installer/test.sh tests/unit/parsing -x).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=installer/setup.sh
@@ -33,17 +32,16 @@ if [ "$#" -gt 0 ]; then
   exec "${PYTEST[@]}" "$@"
 fi
 BESIDE=(tests/e2e/test_gate_desktop_apps.py tests/e2e/test_batch_ray_e2e.py tests/e2e/test_readme_ray_recipe_e2e.py)
-ACROSS=(tests/unit/backends)     # unit tests that run with the other end-to-end tests
 unit_log="$(mktemp -t gui-agent-unit-tests.XXXXXX)"
-"${PYTEST[@]}" tests/unit "${ACROSS[@]/#/--ignore=}" "${BESIDE[@]}" >"$unit_log" 2>&1 &
+"${PYTEST[@]}" tests/unit "${BESIDE[@]}" >"$unit_log" 2>&1 &
 unit_pid=$!
 trap 'kill "$unit_pid" 2>/dev/null || true' INT TERM
 e2e_status=0
-"${PYTEST[@]}" tests/e2e "${ACROSS[@]}" "${BESIDE[@]/#/--deselect=}" || e2e_status=$?
+"${PYTEST[@]}" tests/e2e "${BESIDE[@]/#/--deselect=}" || e2e_status=$?
 unit_status=0
 wait "$unit_pid" || unit_status=$?
-echo "== pytest tests/unit (but ${ACROSS[*]}) ${BESIDE[*]} (ran beside the other end-to-end tests)"
+echo "== pytest tests/unit ${BESIDE[*]} (ran beside the other end-to-end tests)"
 cat "$unit_log"
 rm -f "$unit_log"
-echo "== the other end-to-end tests and ${ACROSS[*]}: exit $e2e_status; tests/unit and ${BESIDE[*]}: exit $unit_status"
+echo "== the other end-to-end tests: exit $e2e_status; tests/unit and ${BESIDE[*]}: exit $unit_status"
 [ "$e2e_status" -eq 0 ] && [ "$unit_status" -eq 0 ]
