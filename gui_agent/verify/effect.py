@@ -170,6 +170,10 @@ def typed_effect(typed: str, *, secret: bool, target: Element | None, target_box
         return Effect(False, f"{shown} to appear on the screen", "nothing changed")
     region = field_region(target, target_box, after.size)
     if visible_change(before, after, _inner(region)) is not None:
+        if reader is not None and _under_a_dialog(reader, after, region):
+            # a dialog that popped up over the field changed its pixels, not the typing: where
+            # the keys went is not seen (they may have gone to the dialog)
+            return Effect(False, f"{shown} in the field at {region.corners}", "a dialog now covers the field")
         return Effect(True, f"{shown} in the field", "the field's content changed")
     if secret or reader is None:
         return Effect(False, f"{shown} in the field at {region.corners}", "the field did not change")
@@ -184,6 +188,14 @@ def typed_effect(typed: str, *, secret: bool, target: Element | None, target_box
     seen = f"the field shows {_short(read)!r}" if read else "the field stayed empty"
     return Effect(False, f"{shown} in the field at {region.corners}",
                   seen + _where(after_parse, typed, region))
+
+
+def _under_a_dialog(reader: ScreenParsing, after: Image.Image, region: Box) -> bool:
+    """Whether a dialog now covers the field's middle."""
+    from ..grounding.dialogs import covering_dialog
+
+    dialog = covering_dialog(reader.parse(after), after)
+    return dialog is not None and dialog.box.contains(region.center)
 
 
 def _read_back(typed: str, target: Element | None, shown: str, cleared: bool) -> Effect | None:

@@ -88,3 +88,26 @@ def test_scroll_and_hover_are_not_judged():
     for action in (Scroll("down"), Move("OK")):
         effect = action_effect(action, frame(), frame())
         assert effect.seen and not effect.judged
+
+
+def test_typing_is_not_seen_where_a_dialog_popped_up_over_the_field():
+    # a page's "Exit to home page?" popup came up over the form while a password was typed: the
+    # field's pixels changed (the dialog), the keys went nowhere, and the step passed as seen
+    from gui_agent.parsing.screen_parser import ScreenParser
+
+    field = Element(ElementKind.TEXT_FIELD, FIELD)
+    after = frame()
+    draw = ImageDraw.Draw(after)
+    draw.rectangle([60, 20, 380, 190], fill=(236, 236, 236), outline=(120, 120, 120), width=3)
+    draw.text((100, 45), "Please do not panic.", fill="black", font=FONT)
+    draw.text((100, 85), "Exit to home page?", fill="black", font=FONT)
+    for x, caption in ((120, "OK"), (230, "Cancel")):
+        draw.rectangle([x, 135, x + 90, 170], fill=(240, 240, 240), outline=(100, 100, 100), width=2)
+        draw.text((x + 45, 152), caption, fill="black", font=FONT, anchor="mm")
+    parser = ScreenParser()
+    effect = typed_effect("Hunter3", secret=True, target=field, target_box=FIELD, before=frame(),
+                          after=after, reader=parser)
+    assert not effect.seen and "dialog" in effect.observed, effect
+    typed = typed_effect("Hunter3", secret=True, target=field, target_box=FIELD, before=frame(),
+                         after=frame("*******"), reader=parser)
+    assert typed.seen, typed
