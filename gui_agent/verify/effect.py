@@ -39,6 +39,9 @@ BORDER_PX = 3
 # A long typed text may show only in part (a field scrolls): this many folded characters of its
 # start or its end, read in the field, are enough.
 PARTIAL_CHARS = 10
+# Typing changes its field alone (and its focus ring): a change reaching further than this many
+# pixels around it is looked at for a dialog that popped up over the field.
+DIALOG_MARGIN = 8
 _FIELDS = (ElementKind.TEXT_FIELD,)
 COPY_KEYS = (frozenset({"ctrl", "c"}), frozenset({"ctrl", "insert"}), frozenset({"command", "c"}))
 
@@ -169,8 +172,9 @@ def typed_effect(typed: str, *, secret: bool, target: Element | None, target_box
                 return Effect(True, f"{shown} to appear", "the text is on the screen")
         return Effect(False, f"{shown} to appear on the screen", "nothing changed")
     region = field_region(target, target_box, after.size)
-    if visible_change(before, after, _inner(region)) is not None:
-        if reader is not None and _under_a_dialog(reader, after, region):
+    inside = visible_change(before, after, _inner(region))
+    if inside is not None:
+        if reader is not None and _all_of(inside, _inner(region)) and _under_a_dialog(reader, before, after, region):
             # a dialog that popped up over the field changed its pixels, not the typing: where
             # the keys went is not seen (they may have gone to the dialog)
             return Effect(False, f"{shown} in the field at {region.corners}", "a dialog now covers the field")
@@ -190,10 +194,22 @@ def typed_effect(typed: str, *, secret: bool, target: Element | None, target_box
                   seen + _where(after_parse, typed, region))
 
 
-def _under_a_dialog(reader: ScreenParsing, after: Image.Image, region: Box) -> bool:
-    """Whether a dialog now covers the field's middle."""
+def _all_of(change: Box, box: Box) -> bool:
+    """Whether ``change`` spans nearly all of ``box``, as something laid over it does (typed
+    text changes the line it is written on, not the field's padding above and below it)."""
+    return change.width >= 0.9 * box.width and change.height >= 0.9 * box.height
+
+
+def _under_a_dialog(reader: ScreenParsing, before: Image.Image, after: Image.Image, region: Box) -> bool:
+    """Whether a dialog now covers the field's middle. Only a change that reaches beyond the
+    field is looked at (typing changes the field alone): the screen is parsed for it then only."""
     from ..grounding.dialogs import covering_dialog
 
+    changed = visible_change(before, after)
+    room = region.expand(DIALOG_MARGIN)
+    if changed is None or (room.left <= changed.left and room.top <= changed.top
+                           and changed.right <= room.right and changed.bottom <= room.bottom):
+        return False
     dialog = covering_dialog(reader.parse(after), after)
     return dialog is not None and dialog.box.contains(region.center)
 
