@@ -91,7 +91,7 @@ def find_sliders(parse: ScreenParse, gray: np.ndarray, read: PlaceReader | None 
         or len(e.text.strip()) == 1 and e.text.strip() not in _DIGITS and 0.7 <= e.box.width / e.box.height <= 1.4)]
     # a focused thumb at its track's end, read with a speck beside it as two glyphs ("口:"), or
     # with a piece of its track as one ("6"): the square outline inside the text's box
-    thumbs += [sq for e in parse.elements if (len(e.text.strip()) == 2 or e.text.strip() in tuple(_DIGITS))
+    thumbs += [sq for e in parse.elements if (len(e.text.strip()) == 2 or len(e.text.strip()) == 1 and e.text.strip() in _DIGITS)
                and e.box.height <= THUMB_MAX + 8 for sq in [_square_in(gray, e.box)] if sq is not None]
     # what a number is written as: text, or a link (OCR's underline guess); a field or a button
     # "showing" a number is OCR reading a track's end or a thumb
