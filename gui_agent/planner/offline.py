@@ -23,7 +23,7 @@ from ..screen.observation import Observation
 from .base import Planner, StepRecord, Subtask
 from .dialogs import is_dismissal
 from .each_record import each_record
-from .instruction_parser import parse_instructions, wanted_state
+from .instruction_parser import parse_instructions
 from .paging import paged_target
 from .reveal import (
     MORE_MENU,
@@ -52,11 +52,10 @@ from .screen_aids import (
 )
 from .slider import one_slider_each, slider_target
 from .spinner import nudge
+from .toggles import StateReader, already_there, toggles_clicked
 
 log = logging.getLogger(__name__)
 
-# (target description, observation) -> is it checked / expanded? None: cannot tell.
-StateReader = Callable[[str, Observation], "bool | None"]
 # (target description, observation) -> the title of the dialog it lies in. None: in none.
 DialogReader = Callable[[str, Observation], "str | None"]
 MAX_RETRIES = 1
@@ -173,28 +172,18 @@ class OfflineWorker:
                                slider_reader, named_reader, self.task, rows_reader, labels_reader)
         self._subtask: Subtask | None = None
         self._start = 0
-        self._toggled_before: list[StepRecord] = []     # see _toggled
+        self._toggled_before: list[StepRecord] = []     # see toggles.toggles_clicked
         self._closed = True
 
     def next_action(self, subtask: Subtask, observation: Observation | None,
                     history: Sequence[StepRecord]) -> Action:
         if subtask is not self._subtask or self._closed or len(history) < self._start:
             same = subtask is self._subtask
-            toggled = self._toggled(history[self._start:], observation) if same else []
+            toggled = toggles_clicked(history[self._start:], observation, self.state_reader) if same else []
             self._subtask, self._start, self._closed = subtask, len(history), False
             self._toggled_before = toggled
             self.aids.new_attempt(same)
         return self._final(self._next(subtask, observation, self._toggled_before + list(history[self._start:])))
-
-    def _toggled(self, steps: Sequence[StepRecord], observation: Observation | None) -> list[StepRecord]:
-        """The clicks of a failed attempt that toggled a check box or a radio button: a retry
-        of the subtask counts them done ('select A, B, C' failing at C must not click A and B
-        again, which would clear them)."""
-        if self.state_reader is None or observation is None:
-            return []
-        reader = self.state_reader
-        return [r for r in steps if r.ok and isinstance(r.action, Click) and r.action.clicks == 1
-                and isinstance(r.action.target, str) and reader(r.action.target, observation) is not None]
 
     def _next(self, subtask: Subtask, observation: Observation | None, steps: list[StepRecord]) -> Action:
         aids = self.aids
@@ -265,7 +254,7 @@ class OfflineWorker:
             missed = next((r.note for r in reversed(steps) if not r.ok and r is not failed), "")
             return self._after_failure(subtask, failed, len(expanded), missed, observation, scrolled_on)
         done = sum(1 for r in steps if planned(subtask, r.action))
-        if done == 0 and self._already_there(subtask, observation):
+        if done == 0 and already_there(subtask, observation, self.state_reader):
             return Done()
         due = next_planned(subtask, steps)
         if due is not None and item is not None and due == subtask.actions[0]:
@@ -370,19 +359,6 @@ class OfflineWorker:
     def _close(self, action: Action) -> Action:
         self._closed = True
         return action
-
-    def _already_there(self, subtask: Subtask, observation: Observation | None) -> bool:
-        if self.state_reader is None or observation is None or len(subtask.actions) != 1:
-            return False
-        click = subtask.actions[0]
-        want = wanted_state(subtask.instruction)
-        if want is None or not isinstance(click, Click) or not isinstance(click.target, str):
-            return False
-        state = self.state_reader(click.target, observation)
-        if state is want:
-            log.info("%r: already %s, nothing to do", click.target, "on" if want else "off")
-            return True
-        return False
 
 
 def offline_planner(state_reader: StateReader | None = None,
